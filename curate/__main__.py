@@ -1,0 +1,5 @@
+"""``python -m curate`` runs the CLI."""
+
+from curate.cli import main
+
+main()

@@ -1,0 +1,52 @@
+"""The ``curate`` command line: a Typer app that parses options, calls the library and renders.
+
+Each pipeline stage registers its commands from ``curate/commands/<stage>.py``; this module only
+builds the app, the shared options and the error handling (exit code 0 ok, 1 findings or a
+failed check, 2 usage or input error).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from curate import __version__
+from curate.commands import data as data_commands
+
+app = typer.Typer(
+    name="curate",
+    help=(
+        "Find, revalidate and fix broken sentence pairs in social-bias benchmarks such as "
+        "CrowS-Pairs, and measure what the fixes change.\n\n"
+        "Data flow: fetch -> stats -> lint -> annotations -> revise -> publish -> score -> "
+        "diff-report. Paths default to \\[tool.curate] in the project's pyproject.toml."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"curate {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """curate: curation pipeline for minimal-pair bias benchmarks."""
+
+
+data_commands.register(app)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    sys.exit(app())

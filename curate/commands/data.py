@@ -1,0 +1,177 @@
+"""Commands that get and describe source data: ``fetch`` and ``stats``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
+from rich.table import Table
+
+from curate import sources as sources_lib
+from curate.commands.common import ReportFormat, config, err, handles_errors, out, print_json
+from curate.errors import InputError, UsageError
+from curate.pairs import read_pairs
+from curate.stats import compute_stats
+
+
+def register(app: typer.Typer) -> None:
+    """Add the data commands to ``app``."""
+    app.command("fetch")(fetch)
+    app.command("stats")(stats)
+
+
+@handles_errors
+def fetch(
+    name: str | None = typer.Argument(None, help="Source name from data/raw/sources.toml."),
+    origin: str | None = typer.Option(
+        None,
+        "--from",
+        help=(
+            "Copy from this file or mirror directory, or download from this URL, instead of the "
+            "registry URL. Default: $CURATE_DATA_MIRROR if set, else the upstream URL."
+        ),
+    ),
+    list_sources: bool = typer.Option(
+        False, "--list", help="List the sources and whether each is present and verified."
+    ),
+    force: bool = typer.Option(
+        False, "--force", help="Fetch again even if a verified copy exists."
+    ),
+    timeout: float = typer.Option(60.0, help="Network timeout in seconds."),
+) -> None:
+    """Fetch a pinned source dataset into data/raw/, verified by SHA-256.
+
+    The file is written atomically: a checksum mismatch or a failed download leaves nothing.
+    """
+    cfg = config()
+    registry = sources_lib.load_sources(cfg.sources)
+    dest_dir = cfg.sources.parent
+    if list_sources:
+        if name:
+            raise UsageError("give either a source name or --list, not both")
+        table = Table("source", "file", "status", "license", "url")
+        for source in registry.values():
+            state = sources_lib.status(source, dest_dir)
+            colour = {"verified": "green", "missing": "yellow"}.get(state, "red")
+            table.add_row(
+                source.name, source.file, f"[{colour}]{state}[/]", source.license, source.url
+            )
+        out.print(table)
+        return
+    if not name:
+        known = ", ".join(registry)
+        raise UsageError(f"name a source to fetch ({known}) or use --list")
+    source = sources_lib.get_source(registry, name)
+    with Progress(
+        TextColumn(f"fetching {source.name}"),
+        BarColumn(),
+        DownloadColumn(),
+        TransferSpeedColumn(),
+        console=err,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("fetch", total=None)
+
+        def report(done: int, total: int | None) -> None:
+            progress.update(task, completed=done, total=total)
+
+        result = sources_lib.fetch(
+            source, dest_dir, origin, timeout=timeout, force=force, progress=report
+        )
+    rel = _relative(result.path, cfg.root)
+    if result.action == "already present":
+        err.print(
+            f"{source.name}: {rel} already present and verified (sha256 {source.sha256[:12]}…)"
+        )
+    else:
+        err.print(
+            f"{source.name}: {result.action} {result.origin} -> {rel} "
+            f"(sha256 verified {source.sha256[:12]}…; {source.license})"
+        )
+
+
+@handles_errors
+def stats(
+    path: Path | None = typer.Argument(
+        None, help="CrowS-Pairs CSV file. Default: the fetched CrowS-Pairs ([tool.curate] data)."
+    ),
+    fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Output format."),
+) -> None:
+    """Pairs per bias type and direction, sentence lengths, and validator agreement."""
+    cfg = config()
+    if path is None:
+        path = cfg.data
+        if not path.exists():
+            raise InputError(f"{path}: no such file; run `curate fetch crows-pairs` first")
+    result = compute_stats(read_pairs(path))
+    if fmt is ReportFormat.json:
+        print_json(result)
+        return
+    _render_stats(result, str(path))
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+def _render_stats(result: dict, source: str) -> None:
+    total = result["pairs"]
+    dirs = result["directions"]
+    out.print(
+        f"[bold]{source}[/]: {total} pairs ({dirs['stereo']} stereo, {dirs['antistereo']} antistereo)"
+    )
+    table = Table(title="Pairs per bias type", title_justify="left")
+    for column in ("bias type", "n", "%", "stereo", "antistereo"):
+        table.add_column(column, justify="left" if column == "bias type" else "right")
+    for row in result["bias_types"]:
+        name = row["bias_type"] if row["known"] else f"{row['bias_type']} [red](unknown)[/]"
+        table.add_row(
+            name, str(row["n"]), f"{row['percent']:.1f}", str(row["stereo"]), str(row["antistereo"])
+        )
+    table.add_row(
+        "total",
+        str(total),
+        "100.0" if total else "0.0",
+        str(dirs["stereo"]),
+        str(dirs["antistereo"]),
+        style="bold",
+    )
+    out.print(table)
+
+    lengths = result["lengths"]
+    table = Table(title="Sentence length (words)", title_justify="left")
+    for column in ("sentence", "mean", "median", "min", "max"):
+        table.add_column(column, justify="left" if column == "sentence" else "right")
+    for key in ("sent_more", "sent_less"):
+        s = lengths[key]
+        table.add_row(
+            key, f"{s['mean']:.2f}", f"{s['median']:g}", str(s["minimum"]), str(s["maximum"])
+        )
+    out.print(table)
+    same = lengths["same_word_count"]
+    out.print(
+        f"same word count in both sentences: {same} of {total} "
+        f"({100 * same / total:.1f}%); differences: "
+        + ", ".join(f"{k}: {v}" for k, v in lengths["word_count_difference"].items())
+    )
+
+    agreement = result["validator_agreement"]
+    n = agreement["pairs_with_annotations"]
+    out.print()
+    out.print("[bold]Validator agreement with bias_type[/] (annotations column)")
+    if not n:
+        out.print("no pair has validator annotations")
+        return
+    out.print(
+        f"pairs whose bias_type a majority of validators listed: "
+        f"{agreement['majority_supports_label']} of {n} ({agreement['majority_supports_label_percent']:.1f}%); "
+        f"mean share of validators listing it: {agreement['mean_support_share']:.3f}"
+    )
+    table = Table("validators listing bias_type", "pairs", title_justify="left")
+    for k, v in agreement["label_supported_by"].items():
+        table.add_row(str(k), str(v))
+    out.print(table)

@@ -1,0 +1,256 @@
+"""The sentence-pair record and a lossless reader/writer for the CrowS-Pairs CSV schema.
+
+Reading the upstream ``crows_pairs_anonymized.csv`` and writing it back reproduces the file byte
+for byte: the schema uses minimal quoting, LF line endings and Python-literal lists, and the
+writer emits exactly that. Every way a file can break the schema is reported as one
+:class:`~curate.errors.InputError` naming the file, the line and what is wrong.
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import functools
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from curate.errors import InputError
+from curate.fileio import atomic_writer
+
+#: Header of the upstream file; the first column (the pair id) has no name.
+COLUMNS: tuple[str, ...] = (
+    "",
+    "sent_more",
+    "sent_less",
+    "stereo_antistereo",
+    "bias_type",
+    "annotations",
+    "anon_writer",
+    "anon_annotators",
+)
+DIRECTIONS: tuple[str, ...] = ("stereo", "antistereo")
+#: The nine CrowS-Pairs bias types, in the order of Table 2 of Nangia et al. (2020).
+BIAS_TYPES: tuple[str, ...] = (
+    "race-color",
+    "gender",
+    "sexual-orientation",
+    "religion",
+    "age",
+    "nationality",
+    "disability",
+    "physical-appearance",
+    "socioeconomic",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """One minimal pair.
+
+    ``sent_more`` is the more stereotyping sentence. ``direction`` says whether it demonstrates a
+    stereotype about a historically disadvantaged group (``stereo``) or violates one
+    (``antistereo``). ``annotations`` holds each validator's bias-type labels (``None`` when the
+    cell is empty), ``annotators`` their anonymised ids.
+    """
+
+    pair_id: int
+    sent_more: str
+    sent_less: str
+    direction: str
+    bias_type: str
+    annotations: tuple[tuple[str, ...], ...] | None = None
+    writer: str = ""
+    annotators: tuple[str, ...] | None = None
+
+    def with_changes(self, **changes: object) -> Pair:
+        """A copy of this pair with some fields replaced."""
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    @property
+    def stereo_sentence(self) -> str:
+        """The sentence that demonstrates the stereotype (``sent_more`` for stereo pairs)."""
+        return self.sent_more if self.direction == "stereo" else self.sent_less
+
+    @property
+    def antistereo_sentence(self) -> str:
+        """The sentence that violates the stereotype."""
+        return self.sent_less if self.direction == "stereo" else self.sent_more
+
+
+class _RowError(ValueError):
+    """A problem with one cell; the reader adds file and line."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_literal_list(text: str, column: str, nested: bool) -> tuple:
+    """Parse a Python-literal list of strings (or of lists of strings) without ``eval``."""
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError) as exc:
+        raise _RowError(f"{column} is not a Python-literal list: {text[:60]!r}") from exc
+    if not isinstance(value, list):
+        raise _RowError(f"{column} must be a list, got {type(value).__name__}: {text[:60]!r}")
+    if nested:
+        if not all(isinstance(v, list) and all(isinstance(s, str) for s in v) for v in value):
+            raise _RowError(f"{column} must be a list of lists of strings: {text[:60]!r}")
+        return tuple(tuple(v) for v in value)
+    if not all(isinstance(s, str) for s in value):
+        raise _RowError(f"{column} must be a list of strings: {text[:60]!r}")
+    return tuple(value)
+
+
+def _format_annotations(value: tuple[tuple[str, ...], ...] | None) -> str:
+    return "" if value is None else repr([list(labels) for labels in value])
+
+
+def _format_annotators(value: tuple[str, ...] | None) -> str:
+    return "" if value is None else repr(list(value))
+
+
+def _pair_from_row(row: Sequence[str]) -> Pair:
+    raw_id, sent_more, sent_less, direction, bias_type, annotations, writer, annotators = row
+    try:
+        pair_id = int(raw_id)
+    except ValueError:
+        raise _RowError(f"pair id {raw_id!r} is not an integer") from None
+    if str(pair_id) != raw_id or pair_id < 0:
+        raise _RowError(f"pair id {raw_id!r} is not a non-negative integer in plain form")
+    for column, sentence in (("sent_more", sent_more), ("sent_less", sent_less)):
+        if not sentence.strip():
+            raise _RowError(f"{column} is empty (pair {pair_id})")
+    if direction not in DIRECTIONS:
+        raise _RowError(
+            f"stereo_antistereo is {direction!r} (pair {pair_id}); expected 'stereo' or 'antistereo'"
+        )
+    if not bias_type.strip():
+        raise _RowError(f"bias_type is empty (pair {pair_id})")
+    return Pair(
+        pair_id=pair_id,
+        sent_more=sent_more,
+        sent_less=sent_less,
+        direction=direction,
+        bias_type=bias_type,
+        annotations=_parse_literal_list(annotations, "annotations", True) if annotations else None,
+        writer=writer,
+        annotators=_parse_literal_list(annotators, "anon_annotators", False)
+        if annotators
+        else None,
+    )
+
+
+def _check_header(header: list[str], source: str) -> None:
+    if header == list(COLUMNS):
+        return
+    expected = ", ".join(repr(c) for c in COLUMNS)
+    missing = [c for c in COLUMNS if c not in header]
+    unexpected = [c for c in header if c not in COLUMNS]
+    details = []
+    if missing:
+        details.append("missing " + ", ".join(repr(c) for c in missing))
+    if unexpected:
+        details.append("unexpected " + ", ".join(repr(c) for c in unexpected))
+    if not details:
+        details.append("columns are out of order")
+    raise InputError(f"{source}: line 1: bad header ({'; '.join(details)}); expected {expected}")
+
+
+def parse_pairs(text: str, source: str = "<text>") -> list[Pair]:
+    """Parse CrowS-Pairs CSV text into pairs; ``source`` names the input in error messages."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.strip():
+        raise InputError(f"{source}: the file is empty; expected a CrowS-Pairs CSV with a header")
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader)
+    except csv.Error as exc:
+        raise InputError(f"{source}: line 1: malformed CSV header ({exc})") from None
+    _check_header(header, source)
+    pairs: list[Pair] = []
+    first_line_of: dict[int, int] = {}
+    line = reader.line_num + 1
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise InputError(f"{source}: line {line}: malformed CSV ({exc})") from None
+        if not row:  # a blank line
+            line = reader.line_num + 1
+            continue
+        if len(row) != len(COLUMNS):
+            raise InputError(
+                f"{source}: line {line}: {len(row)} fields, expected {len(COLUMNS)} "
+                f"({', '.join(repr(c) for c in COLUMNS)})"
+            )
+        try:
+            pair = _pair_from_row(row)
+        except _RowError as exc:
+            raise InputError(f"{source}: line {line}: {exc}") from None
+        if pair.pair_id in first_line_of:
+            raise InputError(
+                f"{source}: line {line}: duplicate pair id {pair.pair_id} "
+                f"(first on line {first_line_of[pair.pair_id]})"
+            )
+        first_line_of[pair.pair_id] = line
+        pairs.append(pair)
+        line = reader.line_num + 1
+    return pairs
+
+
+def read_text_utf8(path: Path) -> str:
+    """Read a file as UTF-8, naming the file and byte offset of the first invalid byte."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, expected a file") from None
+    except PermissionError:
+        raise InputError(f"{path}: permission denied") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(
+            f"{path}: not UTF-8: invalid byte 0x{data[exc.start]:02x} at byte offset {exc.start} "
+            f"(line {line})"
+        ) from None
+
+
+def read_pairs(path: Path | str) -> list[Pair]:
+    """Read a CrowS-Pairs CSV file."""
+    path = Path(path)
+    return parse_pairs(read_text_utf8(path), str(path))
+
+
+def format_pairs(pairs: Iterable[Pair]) -> str:
+    """Serialise pairs in the upstream schema (minimal quoting, LF line endings)."""
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for p in pairs:
+        writer.writerow(
+            (
+                str(p.pair_id),
+                p.sent_more,
+                p.sent_less,
+                p.direction,
+                p.bias_type,
+                _format_annotations(p.annotations),
+                p.writer,
+                _format_annotators(p.annotators),
+            )
+        )
+    return out.getvalue()
+
+
+def write_pairs(pairs: Iterable[Pair], path: Path | str) -> None:
+    """Write pairs to ``path`` atomically in the upstream schema."""
+    text = format_pairs(pairs)
+    with atomic_writer(Path(path)) as handle:
+        handle.write(text)

@@ -1,0 +1,188 @@
+"""Registry of source datasets (``data/raw/sources.toml``) and checksummed fetching.
+
+A source is pinned by SHA-256. ``fetch`` downloads it from its URL, or copies it from a local
+path or mirror directory, hashing while it writes to a temporary file beside the destination; only
+bytes that match the pin are renamed into place, so a failed or interrupted fetch leaves nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import tomllib
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from curate.errors import ChecksumError, FetchError, InputError, UsageError
+from curate.fileio import sha256_file
+
+MIRROR_ENV = "CURATE_DATA_MIRROR"
+REQUIRED_KEYS = ("file", "url", "sha256", "license", "citation")
+_CHUNK = 1 << 16
+
+#: Called with (bytes done, total bytes or None) while a fetch runs.
+ProgressCallback = Callable[[int, int | None], None]
+
+
+@dataclass(frozen=True)
+class Source:
+    """One pinned third-party file."""
+
+    name: str
+    file: str
+    url: str
+    sha256: str
+    license: str
+    citation: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    """What ``fetch`` did: where the file is, where it came from, and whether it was copied."""
+
+    path: Path
+    origin: str
+    action: str  # "downloaded" | "copied" | "already present"
+
+
+def load_sources(path: Path) -> dict[str, Source]:
+    """Read the registry; every entry needs file, url, sha256, license and citation."""
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(
+            f"{path}: no such file; the source registry is data/raw/sources.toml"
+        ) from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: invalid TOML ({exc})") from None
+    sources: dict[str, Source] = {}
+    for name, entry in table.items():
+        if not isinstance(entry, dict):
+            raise InputError(f"{path}: [{name}] must be a table")
+        missing = [k for k in REQUIRED_KEYS if not isinstance(entry.get(k), str) or not entry[k]]
+        if missing:
+            raise InputError(f"{path}: [{name}] lacks {', '.join(missing)}")
+        if len(entry["sha256"]) != 64 or any(c not in "0123456789abcdef" for c in entry["sha256"]):
+            raise InputError(f"{path}: [{name}] sha256 must be 64 lower-case hex digits")
+        if Path(entry["file"]).name != entry["file"]:
+            raise InputError(
+                f"{path}: [{name}] file must be a bare file name, got {entry['file']!r}"
+            )
+        sources[name] = Source(
+            name=name,
+            description=str(entry.get("description", "")),
+            **{k: entry[k] for k in REQUIRED_KEYS},
+        )
+    return sources
+
+
+def get_source(sources: dict[str, Source], name: str) -> Source:
+    """Look a source up by name, listing the known names when it is absent."""
+    try:
+        return sources[name]
+    except KeyError:
+        known = ", ".join(sorted(sources)) or "none"
+        raise UsageError(f"unknown source {name!r}; known sources: {known}") from None
+
+
+def status(source: Source, dest_dir: Path) -> str:
+    """``missing``, ``verified`` or ``checksum mismatch`` for the local copy of ``source``."""
+    path = dest_dir / source.file
+    if not path.is_file():
+        return "missing"
+    return "verified" if sha256_file(path) == source.sha256 else "checksum mismatch"
+
+
+def _is_url(origin: str) -> bool:
+    return urllib.parse.urlsplit(origin).scheme in {"http", "https", "file"}
+
+
+def resolve_origin(source: Source, origin: str | None) -> str:
+    """Where to take ``source`` from: ``origin`` (path, directory or URL), the mirror, or its URL.
+
+    A directory (given or from ``$CURATE_DATA_MIRROR``) is a mirror holding the file under its
+    registry name.
+    """
+    chosen = origin or os.environ.get(MIRROR_ENV) or source.url
+    if _is_url(chosen):
+        return chosen
+    path = Path(chosen).expanduser()
+    if path.is_dir():
+        path = path / source.file
+    return str(path)
+
+
+def _copy_stream(
+    reader: BinaryIO, writer: BinaryIO, total: int | None, progress: ProgressCallback | None
+) -> str:
+    digest = hashlib.sha256()
+    done = 0
+    while chunk := reader.read(_CHUNK):
+        writer.write(chunk)
+        digest.update(chunk)
+        done += len(chunk)
+        if progress:
+            progress(done, total)
+    return digest.hexdigest()
+
+
+def fetch(
+    source: Source,
+    dest_dir: Path,
+    origin: str | None = None,
+    *,
+    timeout: float = 60.0,
+    force: bool = False,
+    progress: ProgressCallback | None = None,
+) -> FetchResult:
+    """Fetch ``source`` into ``dest_dir/<file>``, verified against its pinned SHA-256."""
+    dest = dest_dir / source.file
+    resolved = resolve_origin(source, origin)
+    if not force and status(source, dest_dir) == "verified":
+        return FetchResult(dest, str(dest), "already present")
+    dest_dir.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{source.file}.", suffix=".part", dir=dest_dir)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            if _is_url(resolved):
+                action = "downloaded"
+                try:
+                    with urllib.request.urlopen(resolved, timeout=timeout) as response:
+                        length = response.headers.get("Content-Length")
+                        total = int(length) if length and length.isdigit() else None
+                        digest = _copy_stream(response, out, total, progress)
+                except (urllib.error.URLError, TimeoutError, OSError) as exc:
+                    reason = (
+                        f"HTTP {exc.code} {exc.reason}"
+                        if isinstance(exc, urllib.error.HTTPError)
+                        else getattr(exc, "reason", exc)
+                    )
+                    raise FetchError(
+                        f"{source.name}: cannot download {resolved}: {reason}"
+                    ) from None
+            else:
+                action = "copied"
+                path = Path(resolved)
+                if not path.is_file():
+                    raise FetchError(f"{source.name}: {path} does not exist or is not a file")
+                with open(path, "rb") as src:
+                    digest = _copy_stream(src, out, path.stat().st_size, progress)
+        if digest != source.sha256:
+            raise ChecksumError(
+                f"{source.name}: checksum mismatch for {resolved}: got sha256 {digest}, "
+                f"expected {source.sha256}; nothing was written"
+            )
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, dest)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return FetchResult(dest, resolved, action)
