@@ -1,0 +1,154 @@
+"""Word tokenisation and alignment of the two sentences of a pair.
+
+A valid minimal pair differs only in the words that identify the group. To see which words
+differ, both sentences are tokenised with spaCy's rule-based English tokenizer (``spacy.blank``:
+no model download; it splits "don't" into "do" + "n't" and detaches punctuation) and the token
+sequences are aligned with difflib's opcodes. ``equal`` runs are the shared spans; every other
+opcode is an :class:`Edit` pairing the modified tokens of ``sent_more`` with those of
+``sent_less``. Rules, Label Studio highlighting and reports all use this one alignment.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import html
+from dataclasses import dataclass
+from typing import Literal
+
+import spacy
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A word or punctuation token with its character offset and trailing whitespace."""
+
+    text: str
+    start: int
+    whitespace: str
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.text)
+
+    @property
+    def lower(self) -> str:
+        return self.text.lower()
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Tokens ``[start, end)`` of one sentence."""
+
+    start: int
+    end: int
+    tokens: tuple[Token, ...]
+
+    @property
+    def text(self) -> str:
+        """The span's text with its inner whitespace."""
+        if not self.tokens:
+            return ""
+        return "".join(t.text + t.whitespace for t in self.tokens[:-1]) + self.tokens[-1].text
+
+    @property
+    def char_start(self) -> int | None:
+        return self.tokens[0].start if self.tokens else None
+
+    @property
+    def char_end(self) -> int | None:
+        return self.tokens[-1].end if self.tokens else None
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """One modified region: ``more`` in sent_more was replaced by ``less`` in sent_less."""
+
+    tag: Literal["replace", "delete", "insert"]
+    more: Span
+    less: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Alignment:
+    """The token-level alignment of a pair."""
+
+    more: tuple[Token, ...]
+    less: tuple[Token, ...]
+    shared: tuple[tuple[Span, Span], ...]
+    edits: tuple[Edit, ...]
+
+    @property
+    def modified_more(self) -> tuple[Token, ...]:
+        """Tokens of sent_more that are not shared with sent_less."""
+        return tuple(t for e in self.edits for t in e.more.tokens)
+
+    @property
+    def modified_less(self) -> tuple[Token, ...]:
+        """Tokens of sent_less that are not shared with sent_more."""
+        return tuple(t for e in self.edits for t in e.less.tokens)
+
+    @property
+    def identical(self) -> bool:
+        return not self.edits
+
+
+@functools.cache
+def _tokenizer() -> spacy.tokenizer.Tokenizer:
+    return spacy.blank("en").tokenizer
+
+
+@functools.lru_cache(maxsize=65536)
+def tokenize(sentence: str) -> tuple[Token, ...]:
+    """spaCy rule-based tokens of ``sentence`` (whitespace-only tokens dropped)."""
+    return tuple(
+        Token(t.text, t.idx, t.whitespace_) for t in _tokenizer()(sentence) if not t.is_space
+    )
+
+
+def _span(tokens: tuple[Token, ...], start: int, end: int) -> Span:
+    return Span(start, end, tokens[start:end])
+
+
+@functools.lru_cache(maxsize=65536)
+def align(sent_more: str, sent_less: str) -> Alignment:
+    """Align the tokens of two sentences; case-sensitive, so "muslim"/"Muslim" is an edit."""
+    more, less = tokenize(sent_more), tokenize(sent_less)
+    matcher = difflib.SequenceMatcher(
+        None, [t.text for t in more], [t.text for t in less], autojunk=False
+    )
+    shared: list[tuple[Span, Span]] = []
+    edits: list[Edit] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        pair = (_span(more, i1, i2), _span(less, j1, j2))
+        if tag == "equal":
+            shared.append(pair)
+        else:
+            edits.append(Edit(tag, *pair))  # type: ignore[arg-type]
+    return Alignment(more, less, tuple(shared), tuple(edits))
+
+
+def highlight_html(tokens: tuple[Token, ...], spans: list[Span], sentence: str) -> str:
+    """``sentence`` as HTML with the given spans wrapped in ``<mark>``; all text escaped."""
+    parts: list[str] = []
+    cursor = 0
+    for span in sorted((s for s in spans if s.tokens), key=lambda s: s.start):
+        start, end = span.char_start, span.char_end
+        assert start is not None and end is not None
+        parts.append(html.escape(sentence[cursor:start]))
+        parts.append(f"<mark>{html.escape(sentence[start:end])}</mark>")
+        cursor = end
+    parts.append(html.escape(sentence[cursor:]))
+    return "".join(parts)
+
+
+def diff_html(sent_more: str, sent_less: str) -> tuple[str, str]:
+    """Both sentences as escaped HTML with their modified spans marked."""
+    alignment = align(sent_more, sent_less)
+    return (
+        highlight_html(alignment.more, [e.more for e in alignment.edits], sent_more),
+        highlight_html(alignment.less, [e.less for e in alignment.edits], sent_less),
+    )
