@@ -1,0 +1,87 @@
+"""The decision record: what the curators decided for one pair, and on what evidence.
+
+JSON lines: ``{"pair_id", "action", "sent_more"?, "sent_less"?, "bias_type"?, "direction"?,
+"votes", "n_annotators", "round", "reason"?}``. ``action`` is ``keep``, ``fix`` (new sentences),
+``drop``, ``relabel`` (new bias_type and/or direction) or ``undecided``. Decisions come from an
+annotation round's tally or are written by hand (then ``reason`` says why).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from curate.jsonl import read_jsonl, write_jsonl
+from curate.pairs import BIAS_TYPES, DIRECTIONS
+
+ACTIONS = ("keep", "fix", "drop", "relabel", "undecided")
+_OPTIONAL = ("sent_more", "sent_less", "bias_type", "direction", "reason")
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The outcome for one pair."""
+
+    pair_id: int
+    action: str
+    votes: dict[str, Any] = field(default_factory=dict)
+    n_annotators: int = 0
+    round: str = ""
+    sent_more: str | None = None
+    sent_less: str | None = None
+    bias_type: str | None = None
+    direction: str | None = None
+    reason: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.action not in ACTIONS:
+            raise ValueError(f"action {self.action!r} is not one of {', '.join(ACTIONS)}")
+        if self.action == "fix" and self.sent_more is None and self.sent_less is None:
+            raise ValueError(f"pair {self.pair_id}: a fix decision needs sent_more or sent_less")
+        if self.action == "relabel" and self.bias_type is None and self.direction is None:
+            raise ValueError(
+                f"pair {self.pair_id}: a relabel decision needs bias_type or direction"
+            )
+        if self.bias_type is not None and self.bias_type not in BIAS_TYPES:
+            raise ValueError(f"pair {self.pair_id}: unknown bias_type {self.bias_type!r}")
+        if self.direction is not None and self.direction not in DIRECTIONS:
+            raise ValueError(f"pair {self.pair_id}: unknown direction {self.direction!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        record: dict[str, Any] = {"pair_id": self.pair_id, "action": self.action}
+        for key in _OPTIONAL:
+            value = getattr(self, key)
+            if value is not None:
+                record[key] = value
+        record.update(votes=self.votes, n_annotators=self.n_annotators, round=self.round)
+        return record
+
+    @classmethod
+    def from_dict(cls, record: dict[str, Any]) -> Decision:
+        if "pair_id" not in record or "action" not in record:
+            raise ValueError("decision needs pair_id and action")
+        if not isinstance(record["pair_id"], int) or isinstance(record["pair_id"], bool):
+            raise ValueError(f"pair_id must be an integer, got {record['pair_id']!r}")
+        unknown = set(record) - {"pair_id", "action", "votes", "n_annotators", "round", *_OPTIONAL}
+        if unknown:
+            raise ValueError(f"unknown decision fields: {', '.join(sorted(unknown))}")
+        return cls(
+            pair_id=record["pair_id"],
+            action=str(record["action"]),
+            votes=dict(record.get("votes") or {}),
+            n_annotators=int(record.get("n_annotators", 0)),
+            round=str(record.get("round", "")),
+            **{k: record[k] for k in _OPTIONAL if record.get(k) is not None},
+        )
+
+
+def write_decisions(path: Path, decisions: Iterable[Decision]) -> None:
+    """Write decisions as JSON lines, atomically, sorted by pair id."""
+    write_jsonl(path, (d.to_dict() for d in sorted(decisions, key=lambda d: d.pair_id)))
+
+
+def read_decisions(path: Path) -> list[Decision]:
+    """Read a decisions JSON-lines file."""
+    return read_jsonl(path, Decision.from_dict)
