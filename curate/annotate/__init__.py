@@ -1,0 +1,8 @@
+"""Annotation rounds: push flagged pairs to Label Studio, pull the answers, tally decisions.
+
+``form`` names the questions and their stored values (the aliases of the labeling config in
+``annotations/crows_validation.xml``); ``tasks`` turns pairs and findings into Label Studio
+tasks; ``labelstudio`` talks to the server through the official SDK; ``export`` validates an
+export into a snapshot; ``vote`` applies the CrowS-Pairs acceptance rule; ``agreement`` measures
+how much the annotators agree; ``rounds`` keeps the files of a round together.
+"""

@@ -1,0 +1,364 @@
+"""Read a Label Studio JSON export into a validated snapshot of the round's answers.
+
+Label Studio stores whatever a client posts: it checks neither choice values against the
+labeling config nor that required questions were answered, and an export may hold tasks from
+other imports. So every annotation is checked here, and each one that cannot be read is kept
+out of the snapshot *and* listed as a :class:`Problem` (unknown task, unknown choice value,
+malformed or incomplete result, a second annotation by the same person) - never dropped
+silently. Cancelled (skipped) annotations are not answers; they are only counted.
+
+The snapshot names answers by sentence role (``sent_more`` / ``sent_less``), not by screen
+position, using the ``sentence1_role`` stored in each task, so the vote never needs to know in
+which order a pair was shown.
+
+Snapshot (``annotations.json``)::
+
+    {"round", "source",
+     "tasks":   [{"pair_id", "task_id", "sent_more", "sent_less", "bias_type", "direction"}],
+     "answers": [{"pair_id", "task_id", "annotation_id", "annotator", "sent_more", "sent_less",
+                  "minimal", "bias_type", "corrected_more", "corrected_less"}],
+     "cancelled", "problems": [{"kind", "message", "task_id", "pair_id", "annotation_id"}]}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from curate.annotate.form import CHOICES, SENTENCE_ROLES, TEXTAREAS
+from curate.annotate.tasks import task_pair_id
+from curate.errors import InputError
+from curate.pairs import DIRECTIONS
+
+PROBLEM_KINDS = (
+    "unknown-task",
+    "malformed-task",
+    "duplicate-task",
+    "unknown-choice",
+    "malformed-result",
+    "incomplete",
+    "duplicate-annotator",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TaskInfo:
+    """A pair as it was pushed: what the answers are about."""
+
+    pair_id: int
+    task_id: int
+    sent_more: str
+    sent_less: str
+    bias_type: str
+    direction: str
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """One annotator's usable answers for one pair, by sentence role."""
+
+    pair_id: int
+    task_id: int
+    annotation_id: int
+    annotator: int | str
+    sent_more: str
+    sent_less: str
+    minimal: str
+    bias_type: str
+    corrected_more: str | None = None
+    corrected_less: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something in the export that could not be used, and why."""
+
+    kind: str
+    message: str
+    task_id: int | None = None
+    pair_id: int | None = None
+    annotation_id: int | None = None
+
+
+@dataclass
+class Snapshot:
+    """The validated answers of a round."""
+
+    round: str
+    source: str
+    tasks: list[TaskInfo] = field(default_factory=list)
+    answers: list[Answer] = field(default_factory=list)
+    cancelled: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "source": self.source,
+            "tasks": [asdict(t) for t in self.tasks],
+            "answers": [asdict(a) for a in self.answers],
+            "cancelled": self.cancelled,
+            "problems": [asdict(p) for p in self.problems],
+        }
+
+    @classmethod
+    def from_dict(cls, value: Any, source: str = "snapshot") -> Snapshot:
+        """Read a snapshot written by :meth:`to_dict`; a clear error when it is not one."""
+        if not isinstance(value, dict) or not {"round", "tasks", "answers"} <= set(value):
+            raise InputError(
+                f"{source}: not an annotations snapshot (run `curate annotations pull`)"
+            )
+        try:
+            return cls(
+                round=str(value["round"]),
+                source=str(value.get("source", "")),
+                tasks=[TaskInfo(**t) for t in value["tasks"]],
+                answers=[Answer(**a) for a in value["answers"]],
+                cancelled=int(value.get("cancelled", 0)),
+                problems=[Problem(**p) for p in value.get("problems", [])],
+            )
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"{source}: malformed annotations snapshot ({exc})") from None
+
+
+class _Skip(Exception):
+    """An annotation that cannot be used; carries the problem."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _annotator(value: Any) -> int | str:
+    """The annotator's id: an int in Label Studio's JSON export, a dict in some older ones."""
+    if _int(value) is not None:
+        return value
+    if isinstance(value, dict):
+        if _int(value.get("id")) is not None:
+            return value["id"]
+        if isinstance(value.get("email"), str) and value["email"]:
+            return value["email"]
+    raise _Skip("malformed-result", f"completed_by is {value!r}, expected a user id")
+
+
+def _clean_text(text: str) -> str | None:
+    """A correction with its whitespace normalised; None when empty."""
+    cleaned = " ".join(text.split())
+    return cleaned or None
+
+
+def _read_result(result: Any) -> tuple[dict[str, str], dict[str, str | None]]:
+    """The choice answers and the corrections in one annotation's ``result``."""
+    if not isinstance(result, list):
+        raise _Skip("malformed-result", f"result is {type(result).__name__}, expected a list")
+    choices: dict[str, str] = {}
+    texts: dict[str, str | None] = {}
+    for item in result:
+        if not isinstance(item, dict):
+            raise _Skip("malformed-result", f"result item {item!r} is not an object")
+        name, kind, value = item.get("from_name"), item.get("type"), item.get("value")
+        if not isinstance(value, dict):
+            raise _Skip("malformed-result", f"result item {name!r} has no value object")
+        if name in CHOICES:
+            picked = value.get("choices")
+            if kind != "choices" or not isinstance(picked, list):
+                raise _Skip("malformed-result", f"{name} is not a choices result")
+            if len(picked) != 1 or not isinstance(picked[0], str):
+                raise _Skip(
+                    "malformed-result", f"{name} has {len(picked)} choices, expected exactly one"
+                )
+            if name in choices:
+                raise _Skip("malformed-result", f"{name} is answered twice")
+            if picked[0] not in CHOICES[name]:
+                allowed = ", ".join(CHOICES[name])
+                raise _Skip(
+                    "unknown-choice",
+                    f"{name} has the unknown value {picked[0]!r} (allowed: {allowed})",
+                )
+            choices[name] = picked[0]
+        elif name in TEXTAREAS:
+            lines = value.get("text")
+            if kind != "textarea" or not isinstance(lines, list):
+                raise _Skip("malformed-result", f"{name} is not a textarea result")
+            if not all(isinstance(line, str) for line in lines):
+                raise _Skip("malformed-result", f"{name} holds non-text values")
+            given = sorted({c for c in (_clean_text(line) for line in lines) if c})
+            if len(given) > 1:
+                raise _Skip("malformed-result", f"{name} holds {len(given)} different texts")
+            if name in texts:
+                raise _Skip("malformed-result", f"{name} is answered twice")
+            texts[name] = given[0] if given else None
+        else:
+            raise _Skip("malformed-result", f"unknown question {name!r} (not in the form)")
+    missing = [name for name in CHOICES if name not in choices]
+    if missing:
+        raise _Skip("incomplete", f"no answer to {', '.join(missing)}")
+    return choices, texts
+
+
+def _task_info(task: dict[str, Any], task_id: int, pair_id: int) -> TaskInfo:
+    """The pushed pair of a task, or a malformed-task skip."""
+    data = task["data"]
+    strings = ("sentence1", "sentence2", "sentence1_role", "bias_type", "direction")
+    bad = [k for k in strings if not isinstance(data.get(k), str) or not data.get(k)]
+    if bad:
+        raise _Skip("malformed-task", f"task data lacks {', '.join(bad)}")
+    role = data["sentence1_role"]
+    if role not in SENTENCE_ROLES:
+        raise _Skip("malformed-task", f"sentence1_role is {role!r}")
+    if data["direction"] not in DIRECTIONS:
+        raise _Skip("malformed-task", f"direction is {data['direction']!r}")
+    first, second = data["sentence1"], data["sentence2"]
+    more, less = (first, second) if role == "sent_more" else (second, first)
+    return TaskInfo(pair_id, task_id, more, less, data["bias_type"], data["direction"])
+
+
+def _answer(annotation: dict[str, Any], info: TaskInfo, role1: str) -> Answer:
+    annotation_id = _int(annotation.get("id"))
+    if annotation_id is None:
+        raise _Skip("malformed-result", "annotation has no integer id")
+    annotator = _annotator(annotation.get("completed_by"))
+    choices, texts = _read_result(annotation.get("result"))
+    first, second = choices["sentence1_stereotype"], choices["sentence2_stereotype"]
+    fix1, fix2 = texts.get("correction1"), texts.get("correction2")
+    if role1 == "sent_more":
+        more, less, fix_more, fix_less = first, second, fix1, fix2
+    else:
+        more, less, fix_more, fix_less = second, first, fix2, fix1
+    return Answer(
+        pair_id=info.pair_id,
+        task_id=info.task_id,
+        annotation_id=annotation_id,
+        annotator=annotator,
+        sent_more=more,
+        sent_less=less,
+        minimal=choices["minimal"],
+        bias_type=choices["bias_type"],
+        corrected_more=fix_more,
+        corrected_less=fix_less,
+    )
+
+
+def parse_export(
+    export: Any,
+    round_name: str,
+    source: str,
+    known_pairs: Iterable[int] | None = None,
+) -> Snapshot:
+    """Validate a Label Studio JSON export (a list of tasks) into a :class:`Snapshot`.
+
+    ``known_pairs`` are the pair ids pushed in this round (from tasks.json); a task about any
+    other pair is reported as unknown. Without it, every task with a pair id is accepted.
+    """
+    if isinstance(export, dict) and isinstance(export.get("tasks"), list):
+        export = export["tasks"]
+    if not isinstance(export, list):
+        raise InputError(
+            f"{source}: not a Label Studio JSON export (expected a list of tasks); "
+            "export the project as JSON"
+        )
+    if export and all(isinstance(t, dict) and "data" not in t for t in export):
+        raise InputError(
+            f"{source}: looks like a JSON-MIN or CSV-style export (tasks have no 'data'); "
+            "export the project as JSON"
+        )
+    known = set(known_pairs) if known_pairs is not None else None
+    snapshot = Snapshot(round=round_name, source=source)
+    infos: dict[int, TaskInfo] = {}
+    latest: dict[tuple[int, int | str], Answer] = {}
+
+    def problem(kind: str, message: str, **where: int | None) -> None:
+        snapshot.problems.append(Problem(kind, message, **where))
+
+    for position, task in enumerate(export):
+        if not isinstance(task, dict) or not isinstance(task.get("data"), dict):
+            problem("malformed-task", f"item {position} of the export is not a task with data")
+            continue
+        task_id = _int(task.get("id"))
+        if task_id is None:
+            problem("malformed-task", f"item {position} of the export has no integer task id")
+            continue
+        pair_id = task_pair_id(task["data"])
+        if pair_id is None:
+            problem(
+                "unknown-task", f"task {task_id} has no pair_id: not a curate task", task_id=task_id
+            )
+            continue
+        if known is not None and pair_id not in known:
+            problem(
+                "unknown-task",
+                f"task {task_id} is about pair {pair_id}, which is not in round {round_name}",
+                task_id=task_id,
+                pair_id=pair_id,
+            )
+            continue
+        try:
+            info = _task_info(task, task_id, pair_id)
+        except _Skip as skip:
+            problem(skip.kind, f"task {task_id}: {skip.message}", task_id=task_id, pair_id=pair_id)
+            continue
+        if pair_id in infos:
+            problem(
+                "duplicate-task",
+                f"tasks {infos[pair_id].task_id} and {task_id} are both about pair {pair_id} "
+                "(imported twice?); their annotations are pooled",
+                task_id=task_id,
+                pair_id=pair_id,
+            )
+        else:
+            infos[pair_id] = info
+        annotations = task.get("annotations") or []
+        if not isinstance(annotations, list):
+            problem("malformed-task", f"task {task_id}: annotations is not a list", task_id=task_id)
+            continue
+        for annotation in annotations:
+            annotation_id = _int(annotation.get("id")) if isinstance(annotation, dict) else None
+            where = {"task_id": task_id, "pair_id": pair_id, "annotation_id": annotation_id}
+            if not isinstance(annotation, dict):
+                problem(
+                    "malformed-result", f"task {task_id}: an annotation is not an object", **where
+                )
+                continue
+            if annotation.get("was_cancelled"):
+                snapshot.cancelled += 1
+                continue
+            try:
+                answer = _answer(annotation, info, task["data"]["sentence1_role"])
+            except _Skip as skip:
+                problem(
+                    skip.kind,
+                    f"task {task_id} (pair {pair_id}), annotation {annotation_id}: {skip.message}",
+                    **where,
+                )
+                continue
+            key = (pair_id, answer.annotator)
+            if key in latest:
+                older, newer = sorted((latest[key], answer), key=lambda a: a.annotation_id)
+                problem(
+                    "duplicate-annotator",
+                    f"pair {pair_id}: annotator {answer.annotator} answered twice (annotations "
+                    f"{older.annotation_id} and {newer.annotation_id}); the later one counts",
+                    task_id=task_id,
+                    pair_id=pair_id,
+                    annotation_id=older.annotation_id,
+                )
+                latest[key] = newer
+            else:
+                latest[key] = answer
+    snapshot.tasks = sorted(infos.values(), key=lambda t: t.pair_id)
+    snapshot.answers = sorted(latest.values(), key=lambda a: (a.pair_id, a.annotation_id))
+    snapshot.problems.sort(
+        key=lambda p: (
+            p.pair_id if p.pair_id is not None else -1,
+            p.task_id or 0,
+            p.annotation_id or 0,
+            p.kind,
+        )
+    )
+    return snapshot

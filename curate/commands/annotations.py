@@ -1,0 +1,396 @@
+"""``curate annotations push|pull|tally``: revalidate flagged pairs with people in Label Studio.
+
+A round is a directory ``annotations/rounds/<round>/`` (see :mod:`curate.annotate.rounds`).
+``push`` creates the round's project if needed and imports one task per flagged pair, skipping
+pairs already there; ``pull`` stores a validated snapshot of the answers; ``tally`` applies the
+CrowS-Pairs acceptance rule and writes ``decisions.jsonl`` plus an agreement report.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from curate.annotate import rounds
+from curate.annotate.agreement import agreement
+from curate.annotate.export import Snapshot, parse_export
+from curate.annotate.labelstudio import DEFAULT_TIMEOUT, KEY_ENV, URL_ENV, LabelStudioClient
+from curate.annotate.tasks import build_tasks, task_pair_id
+from curate.annotate.vote import VoteRule, summary, tally
+from curate.commands.common import ReportFormat, config, err, handles_errors, out, print_json
+from curate.decisions import write_decisions
+from curate.errors import InputError, UsageError
+from curate.findings import read_findings
+from curate.pairs import read_pairs, read_text_utf8
+
+annotations_app = typer.Typer(
+    name="annotations",
+    help=(
+        "Revalidate flagged pairs with annotators in Label Studio: push tasks, pull the "
+        "answers, tally decisions and agreement. Files live in annotations/rounds/ROUND/."
+    ),
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``annotations`` command group to ``app``."""
+    annotations_app.command("push")(push)
+    annotations_app.command("pull")(pull)
+    annotations_app.command("tally")(tally_command)
+    app.add_typer(annotations_app, name="annotations")
+
+
+ROUND = typer.Option(
+    ..., "--round", help="Round name, e.g. r1 (a directory under annotations/rounds/)."
+)
+URL = typer.Option(
+    None,
+    "--url",
+    envvar=URL_ENV,
+    show_envvar=True,
+    help="Label Studio URL, e.g. http://localhost:8080.",
+)
+API_KEY = typer.Option(
+    None,
+    "--api-key",
+    envvar=KEY_ENV,
+    show_envvar=True,
+    show_default=False,
+    help=f"Label Studio API key (legacy token or personal access token); prefer ${KEY_ENV}.",
+)
+TIMEOUT = typer.Option(DEFAULT_TIMEOUT, "--timeout", help="Seconds to wait for each server reply.")
+PROJECT_TITLE = typer.Option(
+    None,
+    "--project-title",
+    help="Project title. Default: the round's, else 'CrowS-Pairs validation ROUND'.",
+)
+PROJECT_ID = typer.Option(
+    None, "--project-id", help="Use this project id instead of finding it by title."
+)
+
+
+def default_title(round_name: str) -> str:
+    """The project title of a round unless one is given."""
+    return f"CrowS-Pairs validation {round_name}"
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+def _merge_tasks(
+    previous: list[dict[str, Any]] | None, current: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The round's tasks after this push: earlier ones kept, this push's replacing same pairs."""
+    by_pair: dict[int, dict[str, Any]] = {}
+    for task in previous or []:
+        pair_id = task_pair_id(task["data"])
+        if pair_id is not None:
+            by_pair[pair_id] = task
+    for task in current:
+        by_pair[task["data"]["pair_id"]] = task
+    return [by_pair[k] for k in sorted(by_pair)]
+
+
+@handles_errors
+def push(
+    round_name: str = ROUND,
+    findings_path: Path | None = typer.Option(
+        None,
+        "--findings",
+        help="Findings (JSON lines from `curate lint --format jsonl`). Default: OUTPUT_DIR/findings.jsonl.",
+    ),
+    data: Path | None = typer.Option(
+        None,
+        "--data",
+        help="The CrowS-Pairs CSV the findings are about. Default: \\[tool.curate] data.",
+    ),
+    project_title: str | None = PROJECT_TITLE,
+    project_id: int | None = PROJECT_ID,
+    to_file: bool = typer.Option(
+        False,
+        "--to-file",
+        help="Write the tasks to annotations/rounds/ROUND/tasks.json for a manual import in the UI; no server.",
+    ),
+    overlap: int = typer.Option(
+        5, "--overlap", min=1, help="Annotators per task (the new project's maximum annotations)."
+    ),
+    keep_order: bool = typer.Option(
+        False,
+        "--keep-order",
+        help="Show sent_more as sentence 1 always (default: a fixed per-pair shuffle).",
+    ),
+    label_config: Path | None = typer.Option(
+        None, "--label-config", help="Labeling config. Default: annotations/crows_validation.xml."
+    ),
+    url: str | None = URL,
+    api_key: str | None = API_KEY,
+    timeout: float = TIMEOUT,
+) -> None:
+    """Push one task per flagged pair to Label Studio; pairs already in the project are skipped.
+
+    Creates the project with the CrowS-Pairs validation form if it does not exist. Label Studio
+    does not deduplicate imports, so the project's tasks are listed first and only new pair ids
+    are imported: pushing twice creates no duplicates.
+    """
+    cfg = config()
+    files = rounds.round_files(cfg, round_name)
+    if findings_path is None:
+        findings_path = cfg.output_dir / "findings.jsonl"
+        if not findings_path.exists():
+            raise InputError(
+                f"{findings_path}: no such file; pass --findings FILE "
+                "(the JSON lines of `curate lint --format jsonl`)"
+            )
+    data_path = data if data is not None else cfg.data
+    findings = read_findings(findings_path)
+    pairs = read_pairs(data_path)
+    tasks = build_tasks(pairs, findings, round_name, shuffle=not keep_order, source=str(data_path))
+    if not tasks:
+        raise InputError(f"{findings_path}: no findings, so there is nothing to push")
+    merged = _merge_tasks(rounds.read_round_tasks(files), tasks)
+    rel_tasks = _relative(files.tasks, cfg.root)
+
+    if to_file:
+        rounds.write_json(files.tasks, merged)
+        err.print(
+            f"round {round_name}: wrote {len(merged)} task(s) to {rel_tasks}; in Label Studio, "
+            "create a project with the labeling config "
+            f"{_relative(rounds.label_config_path(cfg, label_config), cfg.root)} and import that file "
+            "(imports are not deduplicated: import it once)"
+        )
+        return
+
+    config_path = rounds.label_config_path(cfg, label_config)
+    xml = read_text_utf8(config_path)
+    info = rounds.read_round_info(files)
+    title = project_title or info.get("project", {}).get("title") or default_title(round_name)
+    with (
+        LabelStudioClient(url, api_key, timeout=timeout) as client,
+        err.status(f"pushing round {round_name} to {client.url}"),
+    ):
+        client.whoami()
+        project = client.ensure_project(
+            title,
+            xml,
+            overlap,
+            description=f"curate annotation round {round_name}: revalidate flagged CrowS-Pairs pairs",
+            project_id=project_id,
+        )
+        existing, foreign = client.tasks_by_pair(project.id)
+        new = [t for t in tasks if t["data"]["pair_id"] not in existing]
+        new_ids = client.import_tasks(project.id, new) if new else []
+    task_ids = {k: v[0] for k, v in existing.items()}
+    task_ids.update({t["data"]["pair_id"]: i for t, i in zip(new, new_ids, strict=False)})
+    rounds.write_json(files.tasks, merged)
+    rounds.write_json(
+        files.info,
+        {
+            "round": round_name,
+            "project": {"id": project.id, "title": project.title},
+            "label_config_sha256": hashlib.sha256(xml.encode("utf-8")).hexdigest(),
+            "tasks": [{"pair_id": k, "task_id": task_ids[k]} for k in sorted(task_ids)],
+        },
+    )
+    if not project.created and project.label_config and project.label_config.strip() != xml.strip():
+        err.print(
+            f"[yellow]warning:[/] project {project.id} uses another labeling config than "
+            f"{_relative(config_path, cfg.root)}; answers are read by the form's control names",
+            markup=True,
+        )
+    duplicates = {k: v for k, v in existing.items() if len(v) > 1}
+    if duplicates:
+        err.print(
+            f"[yellow]warning:[/] {len(duplicates)} pair(s) have more than one task in project "
+            f"{project.id} (imported outside curate?): pairs "
+            + ", ".join(str(k) for k in list(duplicates)[:10]),
+            markup=True,
+        )
+    if foreign:
+        err.print(f"note: project {project.id} also has {len(foreign)} task(s) without a pair_id")
+    state = "created" if project.created else "existing"
+    err.print(
+        f"round {round_name}: {len(tasks)} flagged pair(s); imported {len(new)} new task(s) into "
+        f"{state} project {project.id} {project.title!r}, {len(tasks) - len(new)} already there; "
+        f"wrote {rel_tasks}"
+    )
+
+
+@handles_errors
+def pull(
+    round_name: str = ROUND,
+    source: Path | None = typer.Option(
+        None, "--from", help="Read this JSON export (downloaded from the UI) instead of the server."
+    ),
+    project_title: str | None = PROJECT_TITLE,
+    project_id: int | None = PROJECT_ID,
+    url: str | None = URL,
+    api_key: str | None = API_KEY,
+    timeout: float = TIMEOUT,
+) -> None:
+    """Store a validated snapshot of the round's annotations in annotations/rounds/ROUND/.
+
+    Cancelled annotations are ignored. Tasks of other rounds, unknown choice values and
+    malformed or incomplete results are listed and left out; then the exit code is 1.
+    """
+    cfg = config()
+    files = rounds.round_files(cfg, round_name)
+    pushed = rounds.read_round_tasks(files)
+    known = (
+        None
+        if pushed is None
+        else [p for t in pushed if (p := task_pair_id(t["data"])) is not None]
+    )
+    if source is not None:
+        export = rounds.read_json(source)
+        label = f"file {source.name}"
+    else:
+        info = rounds.read_round_info(files)
+        title = project_title or info.get("project", {}).get("title") or default_title(round_name)
+        if project_id is None and project_title is None:
+            project_id = info.get("project", {}).get("id")
+        with (
+            LabelStudioClient(url, api_key, timeout=timeout) as client,
+            err.status(f"exporting round {round_name} from {client.url}"),
+        ):
+            project = client.resolve_project(title, project_id)
+            export = client.export(project.id)
+        label = f"label-studio project {project.id} {project.title!r}"
+    snapshot = parse_export(export, round_name, label, known)
+    rounds.write_json(files.annotations, snapshot.to_dict())
+    annotators = len({a.annotator for a in snapshot.answers})
+    err.print(
+        f"round {round_name}: {len(snapshot.answers)} usable annotation(s) by {annotators} "
+        f"annotator(s) on {len(snapshot.tasks)} task(s); {snapshot.cancelled} cancelled ignored; "
+        f"{len(snapshot.problems)} problem(s); wrote {_relative(files.annotations, cfg.root)}"
+    )
+    for problem in snapshot.problems:
+        err.print(
+            f"[yellow]{problem.kind}:[/] {escape(problem.message)}", markup=True, highlight=False
+        )
+    if snapshot.problems:
+        raise typer.Exit(1)
+
+
+@handles_errors
+def tally_command(
+    round_name: str = ROUND,
+    quorum: int = typer.Option(3, "--quorum", help="Agreeing annotators a criterion needs."),
+    writer_votes: bool = typer.Option(
+        False,
+        "--writer-votes/--no-writer-votes",
+        help="Count the pair's writer as an implicit yes (the paper's 3-of-6 rule).",
+    ),
+    min_annotations: int | None = typer.Option(
+        None,
+        "--min-annotations",
+        help="Fewer usable annotations leave a pair undecided. Default: the quorum.",
+    ),
+    fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Output format."),
+) -> None:
+    """Decide each pair by the CrowS-Pairs acceptance rule; report annotator agreement.
+
+    Writes decisions.jsonl (keep, fix, relabel, drop, undecided) and agreement.json to
+    annotations/rounds/ROUND/.
+    """
+    cfg = config()
+    files = rounds.round_files(cfg, round_name)
+    rule = VoteRule(quorum=quorum, writer_votes=writer_votes, min_annotations=min_annotations)
+    snapshot = Snapshot.from_dict(
+        rounds.read_json(
+            files.annotations, f"run `curate annotations pull --round {round_name}` first"
+        ),
+        str(files.annotations),
+    )
+    if snapshot.round != round_name:
+        raise UsageError(
+            f"{files.annotations} is the snapshot of round {snapshot.round!r}, not {round_name!r}"
+        )
+    decisions = tally(snapshot, rule)
+    report = {
+        "round": round_name,
+        "rule": {
+            "quorum": rule.quorum,
+            "writer_votes": rule.writer_votes,
+            "min_annotations": rule.minimum,
+        },
+        "decisions": summary(decisions),
+        "agreement": agreement(snapshot.answers),
+    }
+    write_decisions(files.decisions, decisions)
+    rounds.write_json(files.agreement, report)
+    if fmt is ReportFormat.json:
+        print_json(report)
+        return
+    _render_tally(report, decisions, _relative(files.decisions, cfg.root))
+
+
+def _fmt(value: float | None, percent: bool = False) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:.1f}%" if percent else f"{value:.3f}"
+
+
+def _render_tally(report: dict[str, Any], decisions: list, written: str) -> None:
+    counts = report["decisions"]
+    rule = report["rule"]
+    writer = ", writer counts" if rule["writer_votes"] else ""
+    out.print(
+        f"[bold]round {report['round']}[/]: {sum(counts.values())} pair(s), quorum {rule['quorum']}{writer}: "
+        + ", ".join(f"{k} {v}" for k, v in counts.items())
+    )
+    table = Table("pair", "action", "n", "change", "reason", title_justify="left")
+    for d in decisions:
+        change = ", ".join(
+            f"{k}={getattr(d, k)!r}"
+            for k in ("sent_more", "sent_less", "bias_type", "direction")
+            if getattr(d, k)
+        )
+        # Sentences are data: Text() keeps rich from reading "[...]" in them as markup.
+        table.add_row(
+            str(d.pair_id), d.action, str(d.n_annotators), Text(change), Text(d.reason or "")
+        )
+    out.print(table)
+    agree = report["agreement"]
+    table = Table(
+        "question",
+        "pairs",
+        "% agreement",
+        "Fleiss' kappa",
+        "(pairs x raters)",
+        "Krippendorff's alpha",
+        title=f"Agreement ({agree['answers']} answers by {agree['annotators']} annotators)",
+        title_justify="left",
+    )
+    for question, q in agree["questions"].items():
+        table.add_row(
+            question,
+            str(q["items"]),
+            _fmt(q["percent_agreement"], True),
+            _fmt(q["fleiss_kappa"]),
+            f"{q['fleiss_items']} x {q['fleiss_raters']}",
+            _fmt(q["krippendorff_alpha"]),
+        )
+    overall = agree["overall"]
+    table.add_row(
+        "overall",
+        str(overall["items"]),
+        _fmt(overall["percent_agreement"], True),
+        "",
+        "",
+        _fmt(overall["krippendorff_alpha"]),
+        style="bold",
+    )
+    out.print(table)
+    out.print(f"wrote {written}")
