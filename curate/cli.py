@@ -12,6 +12,7 @@ import sys
 import typer
 
 from curate import __version__
+from curate.commands import annotations as annotations_commands
 from curate.commands import data as data_commands
 
 app = typer.Typer(
@@ -45,6 +46,7 @@ def _root(
 
 
 data_commands.register(app)
+annotations_commands.register(app)
 
 
 def main() -> None:
