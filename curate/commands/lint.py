@@ -1,0 +1,195 @@
+"""``curate lint`` and ``curate rules``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from curate.commands.common import TableFormat, config, err, handles_errors, out
+from curate.errors import InputError, UsageError
+from curate.fileio import write_text_atomic
+from curate.lint import LintSettings, all_rules, fix_pairs, lint_pairs, report, settings_from_table
+from curate.pairs import read_pairs, write_pairs
+
+
+def register(app: typer.Typer) -> None:
+    """Add the lint commands to ``app``."""
+    app.command("lint")(lint)
+    app.command("rules")(rules)
+
+
+def _codes(values: list[str] | None) -> tuple[str, ...] | None:
+    if values is None:
+        return None
+    return tuple(c.strip() for v in values for c in v.split(",") if c.strip())
+
+
+@handles_errors
+def lint(
+    path: Path | None = typer.Argument(
+        None, help="CrowS-Pairs CSV file. Default: the fetched CrowS-Pairs ([tool.curate] data)."
+    ),
+    select: list[str] | None = typer.Option(
+        None,
+        "--select",
+        help="Rule codes or prefixes to run instead of the defaults (e.g. S,P006 or ALL).",
+    ),
+    extend_select: list[str] | None = typer.Option(
+        None, "--extend-select", help="Rule codes or prefixes to add to the selection."
+    ),
+    ignore: list[str] | None = typer.Option(
+        None, "--ignore", help="Rule codes or prefixes to skip."
+    ),
+    fmt: TableFormat = typer.Option(
+        TableFormat.text, "--format", help="Output format of findings."
+    ),
+    output: Path | None = typer.Option(
+        None,
+        "--output",
+        "-o",
+        help="Write findings to this file (with --fix: write the fixed pairs as CSV here).",
+    ),
+    statistics: bool = typer.Option(
+        False, "--statistics", help="Print counts per rule instead of findings."
+    ),
+    fix: bool = typer.Option(
+        False,
+        "--fix",
+        help="Apply the safe typographic fixes and write the fixed pairs to --output.",
+    ),
+    max_differing_words: int | None = typer.Option(
+        None, min=0, help="Limit of P002 differing-vocabulary (default 2)."
+    ),
+    max_edit_distance: int | None = typer.Option(
+        None, min=0, help="Limit of P003 edit-distance (default 13)."
+    ),
+) -> None:
+    """Find invalid minimal pairs. Exit 1 when findings remain, 0 when none, 2 on bad input.
+
+    Rules are selected like ruff's: defaults from `curate rules`, changed by [tool.curate.lint]
+    in pyproject.toml and by --select / --extend-select / --ignore.
+    """
+    cfg = config()
+    settings = settings_from_table(cfg.section("lint"))
+    settings = settings.with_overrides(
+        select=_codes(select),
+        extend_select=_codes(extend_select),
+        ignore=_codes(ignore),
+        max_differing_words=max_differing_words,
+        max_edit_distance=max_edit_distance,
+    )
+    if path is None:
+        path = cfg.data
+        if not path.exists():
+            raise InputError(f"{path}: no such file; run `curate fetch crows-pairs` first")
+    pairs = read_pairs(path)
+    if fix:
+        if output is None:
+            raise UsageError(
+                "--fix needs --output PATH for the fixed pairs; the input is never modified"
+            )
+        if output.resolve() == path.resolve():
+            raise UsageError(
+                f"--output {output} is the input file; write the fixed pairs elsewhere"
+            )
+        result = fix_pairs(pairs, settings)
+        write_pairs(result.pairs, output)
+        err.print(report.format_fixes(result.applied), end="", markup=False, highlight=False)
+        err.print(
+            f"fixed {len(result.applied)} fields in {result.changed_pairs} pairs; wrote {output}"
+        )
+        pairs, output = result.pairs, None
+    findings = _run(pairs, settings)
+    if statistics:
+        text = report.format_statistics(findings, len(pairs))
+    else:
+        text = report.FORMATTERS[fmt.value](findings)
+    if output is not None:
+        write_text_atomic(output, text)
+        err.print(f"{len(findings)} findings written to {output}")
+    else:
+        out.print(text, end="", markup=False, highlight=False)
+    if findings:
+        raise typer.Exit(1)
+
+
+def _run(pairs, settings: LintSettings):
+    with Progress(
+        TextColumn("linting"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=len(pairs) < 5000,
+    ) as progress:
+        task = progress.add_task("lint", total=len(pairs))
+        return lint_pairs(
+            pairs, settings, progress=lambda done: progress.update(task, completed=done)
+        )
+
+
+@handles_errors
+def rules(
+    code: str | None = typer.Argument(
+        None, help="Show the explanation of this rule (code or name)."
+    ),
+    fmt: TableFormat = typer.Option(
+        TableFormat.text, "--format", help="Output format of the list."
+    ),
+) -> None:
+    """List the lint rules, or explain one with its bad and good examples."""
+    registry = all_rules()
+    if code is None:
+        rows = [
+            {
+                "code": r.code,
+                "name": r.name,
+                "default": r.default,
+                "fixable": r.fixable,
+                "summary": r.summary,
+            }
+            for r in registry.values()
+        ]
+        if fmt is TableFormat.text:
+            for row in rows:
+                flags = ("on " if row["default"] else "off") + (
+                    " fix" if row["fixable"] else "    "
+                )
+                out.print(
+                    f"{row['code']}  {row['name']:<28} {flags}  {row['summary']}",
+                    markup=False,
+                    highlight=False,
+                )
+        elif fmt is TableFormat.jsonl:
+            import json
+
+            for row in rows:
+                out.print(json.dumps(row), markup=False, highlight=False)
+        elif fmt is TableFormat.json:
+            import json
+
+            out.print(json.dumps(rows, indent=2), markup=False, highlight=False)
+        else:
+            import csv
+            import io
+
+            buffer = io.StringIO()
+            writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+            out.print(buffer.getvalue(), end="", markup=False, highlight=False)
+        return
+    wanted = code.upper()
+    rule = registry.get(wanted) or next((r for r in registry.values() if r.name == code), None)
+    if rule is None:
+        raise UsageError(f"unknown rule {code!r}; `curate rules` lists them")
+    lines = [
+        f"{rule.code} {rule.name}: {rule.summary}",
+        f"default: {'on' if rule.default else 'off'}; fix: {'safe automatic fix' if rule.fixable else 'none'}",
+        "",
+        rule.explanation(),
+    ]
+    out.print("\n".join(lines), markup=False, highlight=False)

@@ -1,0 +1,56 @@
+"""Run the selected rules over pairs and collect findings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from curate.findings import Finding
+from curate.lint.lexicon import load_lexicon
+from curate.lint.rule import DatasetRule, PairContext, Rule, Violation, all_rules
+from curate.lint.settings import LintSettings, selected_codes
+from curate.pairs import Pair
+
+
+def selected_rules(settings: LintSettings) -> list[Rule]:
+    """Instances of the rules the settings enable, in code order."""
+    rules = all_rules()
+    return [rules[code]() for code in selected_codes(settings, rules)]
+
+
+def _finding(pair_id: int, rule: Rule, violation: Violation) -> Finding:
+    return Finding(pair_id, rule.code, rule.name, violation.message, violation.spans, violation.fix)
+
+
+def lint_pair(ctx: PairContext, rules: Iterable[Rule]) -> list[Finding]:
+    """Findings of the per-pair rules for one pair."""
+    return [
+        _finding(ctx.pair.pair_id, rule, violation)
+        for rule in rules
+        if not isinstance(rule, DatasetRule)
+        for violation in rule.check(ctx)
+    ]
+
+
+def lint_pairs(
+    pairs: Sequence[Pair],
+    settings: LintSettings | None = None,
+    *,
+    progress: Callable[[int], None] | None = None,
+) -> list[Finding]:
+    """Lint every pair; findings are ordered by pair (input order), then rule code."""
+    settings = settings or LintSettings()
+    rules = selected_rules(settings)
+    lexicon = load_lexicon()
+    contexts = [PairContext(p, settings, lexicon) for p in pairs]
+    per_pair: dict[int, list[Finding]] = {}
+    for done, ctx in enumerate(contexts, start=1):
+        per_pair[ctx.pair.pair_id] = lint_pair(ctx, rules)
+        if progress and done % 1000 == 0:
+            progress(done)
+    for rule in rules:
+        if isinstance(rule, DatasetRule):
+            for pair_id, violation in rule.check_dataset(contexts):
+                per_pair[pair_id].append(_finding(pair_id, rule, violation))
+    if progress:
+        progress(len(contexts))
+    return [f for p in pairs for f in sorted(per_pair[p.pair_id], key=lambda f: f.code)]

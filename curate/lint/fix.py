@@ -1,0 +1,112 @@
+"""Safe automatic fixes: apply the fixes of fixable rules until none is left.
+
+Like ruff's fix loop: lint a pair with the selected fixable rules, apply the first fix, lint
+again (a fix can change offsets another fix relies on), at most ``MAX_PASSES`` times. A fix is
+applied only if it leaves the set of changed words (case-folded, punctuation ignored) exactly as
+it was, so fixes can never alter what the pair contrasts.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from curate.lint.engine import selected_rules
+from curate.lint.lexicon import load_lexicon
+from curate.lint.rule import DatasetRule, PairContext
+from curate.lint.settings import LintSettings
+from curate.pairs import Pair
+
+MAX_PASSES = 10
+_WORDS = re.compile(r"[\w'’-]+", re.UNICODE)
+
+
+@dataclass(frozen=True, slots=True)
+class AppliedFix:
+    """One field of one pair rewritten by one rule."""
+
+    pair_id: int
+    code: str
+    rule: str
+    field: str
+    old: str
+    new: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "pair_id": self.pair_id,
+            "code": self.code,
+            "rule": self.rule,
+            "field": self.field,
+            "old": self.old,
+            "new": self.new,
+        }
+
+
+@dataclass(frozen=True)
+class FixResult:
+    """The fixed pairs (same order and ids) and every change made."""
+
+    pairs: list[Pair]
+    applied: list[AppliedFix]
+
+    @property
+    def changed_pairs(self) -> int:
+        return len({a.pair_id for a in self.applied})
+
+
+def changed_words(
+    sent_more: str, sent_less: str
+) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """The case-folded words that differ between the sentences, edit by edit."""
+    more = [w.casefold() for w in _WORDS.findall(sent_more)]
+    less = [w.casefold() for w in _WORDS.findall(sent_less)]
+    matcher = difflib.SequenceMatcher(None, more, less, autojunk=False)
+    return tuple(
+        (tuple(more[i1:i2]), tuple(less[j1:j2]))
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    )
+
+
+def fix_pairs(pairs: Sequence[Pair], settings: LintSettings | None = None) -> FixResult:
+    """Apply the safe fixes of the selected fixable rules to every pair."""
+    settings = settings or LintSettings()
+    rules = [r for r in selected_rules(settings) if r.fixable and not isinstance(r, DatasetRule)]
+    lexicon = load_lexicon()
+    fixed: list[Pair] = []
+    applied: list[AppliedFix] = []
+    for pair in pairs:
+        current = pair
+        rejected: set[tuple[str, str]] = set()
+        for _ in range(MAX_PASSES):
+            ctx = PairContext(current, settings, lexicon)
+            change = None
+            for rule in rules:
+                for violation in rule.check(ctx):
+                    if (
+                        violation.fix
+                        and (rule.code, repr(sorted(violation.fix.items()))) not in rejected
+                    ):
+                        change = (rule, violation.fix)
+                        break
+                if change:
+                    break
+            if change is None:
+                break
+            rule, fields = change
+            candidate = current.with_changes(**fields)
+            if changed_words(candidate.sent_more, candidate.sent_less) != changed_words(
+                current.sent_more, current.sent_less
+            ):
+                rejected.add((rule.code, repr(sorted(fields.items()))))
+                continue
+            for name, new in fields.items():
+                old = getattr(current, name)
+                if old != new:
+                    applied.append(AppliedFix(pair.pair_id, rule.code, rule.name, name, old, new))
+            current = candidate
+        fixed.append(current)
+    return FixResult(fixed, applied)

@@ -1,0 +1,311 @@
+"""The group lexicon and the word lists the rules share (negators, antonyms, function words).
+
+Word lists are data, not logic: the group lexicon lives in ``lexicon.toml`` beside this module;
+the short closed-class lists below are English grammar, documented where they are defined.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+
+#: Tokens that negate a clause. spaCy splits "don't" into "do" + "n't" and "cannot" into
+#: "can" + "not", so contractions appear as "n't".
+NEGATORS = frozenset(
+    {
+        "not",
+        "n't",
+        "nt",
+        "never",
+        "no",
+        "nobody",
+        "nothing",
+        "none",
+        "neither",
+        "nor",
+        "nowhere",
+        "cannot",
+        "without",
+        "dont",
+        "didnt",
+        "doesnt",
+        "cant",
+        "wont",
+        "isnt",
+        "arent",
+        "wasnt",
+        "werent",
+        "couldnt",
+        "shouldnt",
+        "wouldnt",
+        "hardly",
+        "barely",
+        "lack",
+        "lacks",
+        "lacked",
+    }
+)
+
+#: Pairs of opposite-polarity words. A swap of one for the other across the modification
+#: reverses the claim; when both words are also group words of the pair's dimension (rich/poor
+#: in a socioeconomic pair) the swap is the group change itself and is not flagged.
+ANTONYMS: tuple[tuple[str, str], ...] = (
+    ("always", "never"),
+    ("good", "bad"),
+    ("better", "worse"),
+    ("best", "worst"),
+    ("can", "cannot"),
+    ("right", "wrong"),
+    ("easy", "hard"),
+    ("easy", "difficult"),
+    ("smart", "stupid"),
+    ("smart", "dumb"),
+    ("intelligent", "stupid"),
+    ("clever", "stupid"),
+    ("love", "hate"),
+    ("loved", "hated"),
+    ("loves", "hates"),
+    ("like", "dislike"),
+    ("liked", "disliked"),
+    ("happy", "sad"),
+    ("happy", "unhappy"),
+    ("kind", "cruel"),
+    ("nice", "mean"),
+    ("polite", "rude"),
+    ("honest", "dishonest"),
+    ("safe", "dangerous"),
+    ("clean", "dirty"),
+    ("lazy", "hardworking"),
+    ("lazy", "hard-working"),
+    ("lazy", "diligent"),
+    ("strong", "weak"),
+    ("success", "failure"),
+    ("succeeded", "failed"),
+    ("win", "lose"),
+    ("won", "lost"),
+    ("accept", "reject"),
+    ("accepted", "rejected"),
+    ("allow", "forbid"),
+    ("allowed", "forbidden"),
+    ("agree", "disagree"),
+    ("all", "none"),
+    ("everyone", "no one"),
+    ("everybody", "nobody"),
+    ("everything", "nothing"),
+    ("yes", "no"),
+    ("with", "without"),
+    ("able", "unable"),
+    ("capable", "incapable"),
+    ("competent", "incompetent"),
+    ("legal", "illegal"),
+    ("responsible", "irresponsible"),
+    ("friendly", "hostile"),
+    ("calm", "angry"),
+    ("quiet", "loud"),
+    ("quiet", "noisy"),
+    ("helped", "hurt"),
+    ("helped", "hassled"),
+    ("praised", "criticized"),
+    ("praised", "teased"),
+    ("cheered", "yelled"),
+    ("attended", "skipped"),
+    ("more", "less"),
+    ("most", "least"),
+    ("many", "few"),
+    ("high", "low"),
+    ("higher", "lower"),
+    ("fast", "slow"),
+    ("early", "late"),
+    ("true", "false"),
+    ("innocent", "guilty"),
+    ("peaceful", "violent"),
+    ("gentle", "violent"),
+    ("generous", "greedy"),
+    ("generous", "stingy"),
+    ("brave", "cowardly"),
+    ("trust", "distrust"),
+    ("trusted", "distrusted"),
+    ("respect", "disrespect"),
+    ("respected", "disrespected"),
+    ("ample", "meager"),
+    ("criminal", "clean"),
+    ("fairly", "unfairly"),
+    ("nicely", "unfairly"),
+    ("for", "against"),
+    ("great", "bad"),
+    ("great", "terrible"),
+    ("good", "terrible"),
+    ("good", "awful"),
+    ("beautiful", "ugly"),
+    ("pretty", "ugly"),
+    ("rich", "poor"),
+    ("young", "old"),
+    ("young", "elderly"),
+    ("fat", "thin"),
+    ("fat", "skinny"),
+    ("tall", "short"),
+    ("big", "small"),
+    ("big", "little"),
+    ("gifted", "retarded"),
+    ("sane", "insane"),
+)
+
+#: Closed-class words that change only to agree with a group word: articles ("a Asian" ->
+#: "an Asian"), forms of "be"/"have"/"do" (number agreement) and possessive/plural clitics.
+AGREEMENT_WORDS = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "does",
+        "do",
+        "'s",
+        "s",
+        "'",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "its",
+        "they",
+        "them",
+        "their",
+        "theirs",
+        "themselves",
+        "who",
+        "whom",
+        "whose",
+        "one",
+        "ones",
+        "person",
+        "people",
+        "group",
+        "groups",
+        "family",
+        "families",
+        "folks",
+        "guy",
+        "kid",
+        "kids",
+    }
+)
+
+#: Pronouns and titles that follow the gender of a person named elsewhere in the sentence.
+GENDERED_AGREEMENT = frozenset(
+    {
+        "he",
+        "she",
+        "him",
+        "her",
+        "his",
+        "hers",
+        "himself",
+        "herself",
+        "mr",
+        "mr.",
+        "mrs",
+        "mrs.",
+        "ms",
+        "ms.",
+        "sir",
+        "ma'am",
+        "man",
+        "woman",
+        "men",
+        "women",
+        "boy",
+        "girl",
+        "guy",
+        "lady",
+        "husband",
+        "wife",
+        "boyfriend",
+        "girlfriend",
+        "brother",
+        "sister",
+        "son",
+        "daughter",
+        "father",
+        "mother",
+        "dad",
+        "mom",
+        "uncle",
+        "aunt",
+        "king",
+        "queen",
+        "gentleman",
+        "gentlemen",
+        "ladies",
+        "male",
+        "female",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Group words by dimension; ``proper`` words must be capitalised in English."""
+
+    dimensions: dict[str, frozenset[str]]
+    proper: frozenset[str]
+
+    def dimensions_of(self, word: str) -> frozenset[str]:
+        """The bias dimensions a (case-insensitive) word names; empty if it names none."""
+        return _dimensions_of(self, word.lower())
+
+    def is_group_word(self, word: str) -> bool:
+        return bool(self.dimensions_of(word))
+
+    def is_proper(self, word: str) -> bool:
+        """True for a word of a proper-adjective dimension that English capitalises."""
+        lower = word.lower()
+        return lower in self.proper or (lower.endswith("s") and lower[:-1] in self.proper)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
+@functools.lru_cache(maxsize=65536)
+def _dimensions_of(lexicon: Lexicon, lower: str) -> frozenset[str]:
+    found = {dim for dim, words in lexicon.dimensions.items() if lower in words}
+    if not found and lower.endswith("s") and len(lower) > 3:
+        stem = lower[:-1]
+        found = {dim for dim, words in lexicon.dimensions.items() if stem in words}
+    return frozenset(found)
+
+
+@functools.cache
+def load_lexicon() -> Lexicon:
+    """The packaged group lexicon (``lexicon.toml``)."""
+    text = resources.files("curate.lint").joinpath("lexicon.toml").read_text(encoding="utf-8")
+    table = tomllib.loads(text)
+    dimensions = {
+        dim: frozenset(w.lower() for w in (*entry.get("proper", ()), *entry.get("words", ())))
+        for dim, entry in table.items()
+    }
+    proper = frozenset(
+        w.lower()
+        for dim, entry in table.items()
+        if dim in {"nationality", "religion", "race-color"}
+        for w in entry.get("proper", ())
+    )
+    return Lexicon(dimensions, proper)
+
+
+@functools.cache
+def antonym_map() -> dict[str, frozenset[str]]:
+    """Each word of :data:`ANTONYMS` mapped to its opposites."""
+    table: dict[str, set[str]] = {}
+    for a, b in ANTONYMS:
+        table.setdefault(a, set()).add(b)
+        table.setdefault(b, set()).add(a)
+    return {k: frozenset(v) for k, v in table.items()}

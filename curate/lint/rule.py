@@ -1,0 +1,194 @@
+"""The rule protocol, the per-pair context rules read from, and the rule registry.
+
+A rule is a small class with a stable ``code``, a kebab-case ``name``, a one-line ``summary``, a
+docstring explaining the defect, ``bad`` and ``good`` example pairs (shown by ``curate rules CODE``
+and run as test cases), a default on/off and optionally a safe fix. All mechanics (tokenising,
+aligning, word lists, selection, reporting) live outside the rules: a rule only looks at a
+:class:`PairContext` and yields :class:`Violation` objects.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from curate.align import Alignment, Edit, Token, align
+from curate.findings import TextSpan
+from curate.lint.lexicon import Lexicon, load_lexicon
+from curate.lint.settings import LintSettings
+from curate.pairs import Pair
+
+_WORD = re.compile(r"\w", re.UNICODE)
+
+
+def is_word(token: Token) -> bool:
+    """A token with at least one letter or digit (not bare punctuation)."""
+    return bool(_WORD.search(token.text))
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """An example pair for documentation and tests."""
+
+    sent_more: str
+    sent_less: str
+    bias_type: str = "race-color"
+    direction: str = "stereo"
+    annotations: tuple[tuple[str, ...], ...] | None = None
+
+    def to_pair(self, pair_id: int = 0) -> Pair:
+        return Pair(
+            pair_id,
+            self.sent_more,
+            self.sent_less,
+            self.direction,
+            self.bias_type,
+            self.annotations,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """What a rule reports: a message, where, and optionally a safe fix (new field texts)."""
+
+    message: str
+    spans: tuple[TextSpan, ...] = ()
+    fix: dict[str, str] | None = field(default=None, hash=False)
+
+
+class PairContext:
+    """Everything a rule may want to know about one pair, computed once and shared."""
+
+    def __init__(self, pair: Pair, settings: LintSettings, lexicon: Lexicon | None = None) -> None:
+        self.pair = pair
+        self.settings = settings
+        self.lexicon = lexicon or load_lexicon()
+
+    @functools.cached_property
+    def alignment(self) -> Alignment:
+        return align(self.pair.sent_more, self.pair.sent_less)
+
+    @functools.cached_property
+    def word_edits(self) -> tuple[Edit, ...]:
+        """Edits that change at least one word (punctuation-only edits left out)."""
+        return tuple(
+            e
+            for e in self.alignment.edits
+            if any(is_word(t) for t in (*e.more.tokens, *e.less.tokens))
+        )
+
+    def sentence(self, field_name: str) -> str:
+        return self.pair.sent_more if field_name == "sent_more" else self.pair.sent_less
+
+    def group_dimensions(self, tokens: Sequence[Token]) -> set[str]:
+        """Union of the bias dimensions named by ``tokens``.
+
+        spaCy splits hyphenated words ("Afro-American" -> "Afro", "-", "American"); a compound
+        that the lexicon knows as a whole is looked up whole, so its parts do not add the
+        dimensions of "American" alone.
+        """
+        dims: set[str] = set()
+        for word in compound_words(tokens):
+            found = self.lexicon.dimensions_of(word)
+            if not found and "-" in word:
+                for part in word.split("-"):
+                    found |= self.lexicon.dimensions_of(part)
+            dims |= found
+        return dims
+
+
+def compound_words(tokens: Sequence[Token]) -> list[str]:
+    """Words of ``tokens`` with hyphenated compounds rejoined ("Afro", "-", "American")."""
+    words: list[str] = []
+    glue = False
+    for i, token in enumerate(tokens):
+        joined = (
+            words
+            and i > 0
+            and not tokens[i - 1].whitespace
+            and tokens[i - 1].end == token.start
+            and (token.text == "-" or glue)
+        )
+        if joined:
+            words[-1] += token.text
+        elif is_word(token):
+            words.append(token.text)
+        glue = token.text == "-" and bool(joined)
+    return words
+
+
+def token_span(field_name: str, tokens: Sequence[Token]) -> tuple[TextSpan, ...]:
+    """A TextSpan covering ``tokens`` (empty tuple for no tokens)."""
+    if not tokens:
+        return ()
+    return (TextSpan(field_name, tokens[0].start, tokens[-1].end),)
+
+
+def edit_spans(edit: Edit) -> tuple[TextSpan, ...]:
+    """TextSpans of both sides of an edit."""
+    return token_span("sent_more", edit.more.tokens) + token_span("sent_less", edit.less.tokens)
+
+
+class Rule:
+    """Base class of pair rules; subclasses set the class attributes and implement ``check``."""
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    default: ClassVar[bool] = True
+    fixable: ClassVar[bool] = False
+    #: Pairs the rule must flag, and pairs it must not; also shown by ``curate rules CODE``.
+    #: For a :class:`DatasetRule` each tuple is one small dataset (flagged somewhere / nowhere).
+    bad: ClassVar[tuple[Example, ...]] = ()
+    good: ClassVar[tuple[Example, ...]] = ()
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        raise NotImplementedError
+
+    @classmethod
+    def family(cls) -> str:
+        return cls.code.rstrip("0123456789")
+
+    @classmethod
+    def explanation(cls) -> str:
+        """The docstring, dedented."""
+        return inspect.cleandoc(cls.__doc__ or "")
+
+
+class DatasetRule(Rule):
+    """A rule that needs every pair at once (duplicates); yields (pair_id, violation)."""
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        return iter(())
+
+    def check_dataset(self, contexts: Sequence[PairContext]) -> Iterator[tuple[int, Violation]]:
+        raise NotImplementedError
+
+
+REGISTRY: dict[str, type[Rule]] = {}
+
+
+def register(cls: type[Rule]) -> type[Rule]:
+    """Class decorator adding a rule to the registry; codes and names must be unique."""
+    for attribute in ("code", "name", "summary"):
+        if not getattr(cls, attribute, None):
+            raise TypeError(f"rule {cls.__name__} lacks {attribute}")
+    if cls.code in REGISTRY:
+        raise TypeError(f"duplicate rule code {cls.code}")
+    if any(r.name == cls.name for r in REGISTRY.values()):
+        raise TypeError(f"duplicate rule name {cls.name}")
+    if not cls.__doc__:
+        raise TypeError(f"rule {cls.code} needs a docstring explaining the defect")
+    REGISTRY[cls.code] = cls
+    return cls
+
+
+def all_rules() -> dict[str, type[Rule]]:
+    """Every registered rule by code, in code order."""
+    import curate.lint.rules  # noqa: F401  (importing registers the rules)
+
+    return dict(sorted(REGISTRY.items()))

@@ -1,0 +1,344 @@
+"""Typography rules: punctuation, whitespace and capitalisation, with safe fixes.
+
+A masked language model scores every token, so a missing period or a doubled comma on one side
+only shifts the pair's score for reasons that have nothing to do with bias: the rules for such
+asymmetries (T001, T007, T008) are on by default. Defects shared by both sentences leave the
+comparison fair; their rules are off by default and used to tidy a release (``--select T``).
+The fixes are safe: they never change which words differ between the two sentences.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from curate.findings import TextSpan
+from curate.lint.rule import Example, PairContext, Rule, Violation, is_word, register
+
+FIELDS = ("sent_more", "sent_less")
+_TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*\s*$")
+_DOUBLED = re.compile(r"(?<![.])([.,;:])\s*\1(?![.])|([,;:])\s+([.,;:])")
+_SPACE_BEFORE = re.compile(r"(?<=\w)[ \t]+(?=[,.;:!?](?:\s|$))")
+_MULTI_SPACE = re.compile(r"[ \t]{2,}|[\r\n\t]+")
+
+
+def _has_terminal(sentence: str) -> bool:
+    return bool(_TERMINAL.search(sentence))
+
+
+def _with_terminal(sentence: str, mark: str = ".") -> str:
+    stripped = sentence.rstrip()
+    return stripped + mark + sentence[len(stripped) :]
+
+
+def _terminal_mark(sentence: str) -> str:
+    match = re.search(r"([.!?…])[\"'”’)\]]*\s*$", sentence)
+    return match.group(1) if match else "."
+
+
+@register
+class FinalPunctuationMismatch(Rule):
+    """One sentence ends with final punctuation and the other does not.
+
+    The model scores the final period of one sentence and not of the other, which shifts the
+    pair's score; Murphy (2022) fixed these in her third iteration. Fix: add the other
+    sentence's final mark.
+
+    Bad:  "Muslims are violent." / "Mormons are violent"
+    Good: "Muslims are violent." / "Mormons are violent."
+    """
+
+    code = "T001"
+    name = "final-punctuation-mismatch"
+    summary = "Only one sentence ends with final punctuation"
+    fixable = True
+    bad = (Example("Muslims are violent.", "Mormons are violent", "religion"),)
+    good = (
+        Example("Muslims are violent.", "Mormons are violent.", "religion"),
+        Example("Muslims are violent", "Mormons are violent", "religion"),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        more, less = ctx.pair.sent_more, ctx.pair.sent_less
+        if _has_terminal(more) == _has_terminal(less):
+            return
+        lacking, other = ("sent_less", more) if _has_terminal(more) else ("sent_more", less)
+        sentence = ctx.sentence(lacking)
+        mark = _terminal_mark(other)
+        yield Violation(
+            f"{lacking} lacks the final {mark!r} that the other sentence has",
+            (TextSpan(lacking, len(sentence.rstrip()), len(sentence.rstrip())),),
+            {lacking: _with_terminal(sentence, mark)},
+        )
+
+
+@register
+class MissingFinalPunctuation(Rule):
+    """Neither sentence ends with final punctuation.
+
+    Harmless for the comparison (both sentences lack it) but untidy, and models see fewer
+    unterminated sentences in training. Off by default; the fix adds a period to both.
+
+    Bad:  "Poor people are lazy" / "Rich people are lazy"
+    Good: "Poor people are lazy." / "Rich people are lazy."
+    """
+
+    code = "T002"
+    name = "missing-final-punctuation"
+    summary = "Neither sentence ends with final punctuation"
+    default = False
+    fixable = True
+    bad = (Example("Poor people are lazy", "Rich people are lazy", "socioeconomic"),)
+    good = (Example("Poor people are lazy.", "Rich people are lazy.", "socioeconomic"),)
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        more, less = ctx.pair.sent_more, ctx.pair.sent_less
+        if not _has_terminal(more) and not _has_terminal(less):
+            yield Violation(
+                "neither sentence ends with final punctuation",
+                fix={"sent_more": _with_terminal(more), "sent_less": _with_terminal(less)},
+            )
+
+
+@register
+class DoubledPunctuation(Rule):
+    """Punctuation doubled by mistake: "..", ". .", ",,", ", ." (an ellipsis "..." is fine).
+
+    Bad:  "He was black.." / "He was white."
+    Good: "He was black." / "He was white."
+    """
+
+    code = "T003"
+    name = "doubled-punctuation"
+    default = False
+    summary = "Doubled punctuation such as '..' or ', ,'"
+    fixable = True
+    bad = (
+        Example("He was black..", "He was white."),
+        Example("Asians , , are quiet.", "Whites , , are quiet."),
+    )
+    good = (
+        Example("He was black...", "He was white..."),
+        Example("He was black.", "He was white."),
+    )
+
+    @staticmethod
+    def _collapse(match: re.Match[str]) -> str:
+        return match.group(1) or match.group(3)
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        for field_name in FIELDS:
+            sentence = ctx.sentence(field_name)
+            matches = list(_DOUBLED.finditer(sentence))
+            if matches:
+                yield Violation(
+                    f"doubled punctuation {matches[0].group(0)!r} in {field_name}",
+                    tuple(TextSpan(field_name, m.start(), m.end()) for m in matches),
+                    {field_name: _DOUBLED.sub(self._collapse, sentence)},
+                )
+
+
+@register
+class WhitespaceDefect(Rule):
+    """Leading, trailing, doubled or non-space whitespace, or a space before punctuation.
+
+    Tokenizers treat whitespace differently (RoBERTa's byte-level BPE encodes it), so stray
+    spaces change token ids and scores.
+
+    Bad:  "Jews  are greedy ." / "Christians are greedy."
+    Good: "Jews are greedy." / "Christians are greedy."
+    """
+
+    code = "T004"
+    name = "whitespace-defect"
+    default = False
+    summary = "Stray, doubled or misplaced whitespace"
+    fixable = True
+    bad = (
+        Example("Jews  are greedy .", "Christians are greedy.", "religion"),
+        Example(" Jews are greedy.", "Christians are greedy.\n", "religion"),
+    )
+    good = (Example("Jews are greedy.", "Christians are greedy.", "religion"),)
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        for field_name in FIELDS:
+            sentence = ctx.sentence(field_name)
+            fixed = _SPACE_BEFORE.sub("", _MULTI_SPACE.sub(" ", sentence.strip()))
+            if fixed != sentence:
+                yield Violation(f"whitespace defect in {field_name}", fix={field_name: fixed})
+
+
+@register
+class LowercaseStart(Rule):
+    """A sentence starts with a lower-case letter.
+
+    Bad:  "the girl was attacked by a black man." / "the girl was attacked by a white man."
+    Good: "The girl was attacked by a black man." / "The girl was attacked by a white man."
+    """
+
+    code = "T005"
+    name = "lowercase-start"
+    default = False
+    summary = "A sentence starts with a lower-case letter"
+    fixable = True
+    bad = (
+        Example("the girl was attacked by a black man.", "the girl was attacked by a white man."),
+    )
+    good = (
+        Example("The girl was attacked by a black man.", "The girl was attacked by a white man."),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        fix: dict[str, str] = {}
+        for field_name in FIELDS:
+            sentence = ctx.sentence(field_name)
+            stripped = sentence.lstrip("\"'“‘( ")
+            if stripped[:1].islower():
+                offset = len(sentence) - len(stripped)
+                fix[field_name] = sentence[:offset] + stripped[0].upper() + stripped[1:]
+        if fix:
+            yield Violation(
+                f"{' and '.join(fix)} start{'s' if len(fix) == 1 else ''} lower-case", fix=fix
+            )
+
+
+@register
+class LowercaseProperWord(Rule):
+    """A nationality, religion or ethnicity word, or the pronoun "I", is written lower-case.
+
+    "muslim", "mexican" and "i" are capitalised in English; lower-case forms are rarer in
+    training text and get lower, noisier scores, especially when only one side is affected.
+
+    Bad:  "The muslim man prayed." / "The Christian man prayed."
+    Good: "The Muslim man prayed." / "The Christian man prayed."
+    """
+
+    code = "T006"
+    name = "lowercase-proper-word"
+    default = False
+    summary = "A proper adjective or the pronoun 'I' written lower-case"
+    fixable = True
+    bad = (
+        Example("The muslim man prayed.", "The Christian man prayed.", "religion"),
+        Example("Then i saw the black man.", "Then I saw the white man."),
+    )
+    good = (
+        Example("The Muslim man prayed.", "The Christian man prayed.", "religion"),
+        Example("The black man prayed.", "The white man prayed."),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        tokens = {"sent_more": ctx.alignment.more, "sent_less": ctx.alignment.less}
+        for field_name in FIELDS:
+            sentence = ctx.sentence(field_name)
+            wrong = [
+                t
+                for t in tokens[field_name]
+                if is_word(t)
+                and t.text.islower()
+                and (t.text == "i" or ctx.lexicon.is_proper(t.text))
+            ]
+            if not wrong:
+                continue
+            fixed = list(sentence)
+            for t in wrong:
+                fixed[t.start] = t.text[0].upper()
+            words = ", ".join(repr(t.text) for t in wrong)
+            yield Violation(
+                f"lower-case {words} in {field_name}",
+                tuple(TextSpan(field_name, t.start, t.end) for t in wrong),
+                {field_name: "".join(fixed)},
+            )
+
+
+@register
+class CaseMismatch(Rule):
+    """The same word is capitalised differently in the two sentences ("James" / "james").
+
+    The words are the same, but their token ids differ, so the pair is scored as if that word
+    had been changed too. No automatic fix: the right form depends on the word.
+
+    Bad:  "James is black." / "james is white."
+    Good: "James is black." / "James is white."
+    """
+
+    code = "T007"
+    name = "case-mismatch"
+    summary = "A shared word is capitalised differently in the two sentences"
+    bad = (Example("James is black.", "james is white."),)
+    good = (Example("James is black.", "James is white."),)
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        for edit in ctx.alignment.edits:
+            more = [t for t in edit.more.tokens]
+            less = [t for t in edit.less.tokens]
+            for a in more:
+                for b in less:
+                    if a.text != b.text and a.lower == b.lower and is_word(a):
+                        yield Violation(
+                            f"{a.text!r} in sent_more is {b.text!r} in sent_less",
+                            (
+                                TextSpan("sent_more", a.start, a.end),
+                                TextSpan("sent_less", b.start, b.end),
+                            ),
+                        )
+
+
+def _is_mark(token, tokens) -> bool:
+    """Punctuation that is not the hyphen inside a compound word ("Afro-American")."""
+    if is_word(token):
+        return False
+    if token.text in {"-", "/"}:
+        index = tokens.index(token)
+        attached_before = index > 0 and not tokens[index - 1].whitespace
+        return not (attached_before and token.whitespace == "")
+    return True
+
+
+@register
+class PunctuationMismatch(Rule):
+    """The sentences differ in punctuation inside the sentence ("," in one only, "." vs "..").
+
+    Punctuation that only one sentence has is scored on one side only. The final mark is
+    T001's job, and the hyphen of a compound group name ("Afro-American" / "Caucasian") is part
+    of the group word; this rule covers everything else. No automatic fix: which side is right
+    depends on the sentence (T003 and T004 fix doubled marks and stray spaces).
+
+    Bad:  "Like the black man, he ran." / "Like the white man he ran."
+    Good: "Like the black man, he ran." / "Like the white man, he ran."
+    """
+
+    code = "T008"
+    name = "punctuation-mismatch"
+    summary = "The sentences differ in punctuation besides the final mark"
+    bad = (
+        Example("Like the black man, he ran.", "Like the white man he ran."),
+        Example("He was black..", "He was white."),
+    )
+    good = (
+        Example("Like the black man, he ran.", "Like the white man, he ran."),
+        Example("He was black.", "He was white"),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        a = ctx.alignment
+        last_more, last_less = len(a.more) - 1, len(a.less) - 1
+        for edit in a.edits:
+            more = [t for t in edit.more.tokens if _is_mark(t, a.more)]
+            less = [t for t in edit.less.tokens if _is_mark(t, a.less)]
+            if [t.text for t in more] == [t.text for t in less]:
+                continue
+            # a lone final mark on one side is T001's business
+            final_only = (not more and len(less) == 1 and less[0] is a.less[last_less]) or (
+                not less and len(more) == 1 and more[0] is a.more[last_more]
+            )
+            if final_only:
+                continue
+            shown = " ".join(t.text for t in more) or "nothing"
+            other = " ".join(t.text for t in less) or "nothing"
+            yield Violation(
+                f"punctuation {shown!r} in sent_more is {other!r} in sent_less",
+                tuple(TextSpan("sent_more", t.start, t.end) for t in more)
+                + tuple(TextSpan("sent_less", t.start, t.end) for t in less),
+            )
+            return

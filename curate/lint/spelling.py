@@ -1,0 +1,121 @@
+"""Offline spell checking for the W rules (pyspellchecker's bundled English word list).
+
+Names and proper nouns are not misspellings: capitalised words, group-lexicon words, numbers and
+the pieces spaCy splits off contractions ("ca" + "n't") are never checked. Suggestions use
+rapidfuzz over the same word list (pyspellchecker's own ``correction`` takes ~1 s per long word):
+the most frequent word at the smallest optimal-string-alignment distance (at most 2; a transposition counts 1).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+from spellchecker import SpellChecker
+
+from curate.align import Token
+from curate.lint.lexicon import Lexicon
+
+_ALPHA = re.compile(r"^[a-z]+(?:[-'][a-z]+)*$")
+_CONTRACTION_PIECES = frozenset({"ca", "wo", "sha", "ai", "gon", "na", "wan", "ta", "lem", "me"})
+
+
+@functools.cache
+def _checker() -> SpellChecker:
+    return SpellChecker(language="en", distance=2)
+
+
+@functools.lru_cache(maxsize=65536)
+def _known(word: str) -> bool:
+    checker = _checker()
+    if word in checker:
+        return True
+    # hyphenated or apostrophised compounds are fine when every part is a word
+    parts = [p for p in re.split(r"[-']", word) if p]
+    return len(parts) > 1 and all(
+        p in checker or p in {"s", "t", "d", "ll", "re", "ve", "m"} for p in parts
+    )
+
+
+@functools.lru_cache(maxsize=8192)
+def suggestion(word: str) -> str | None:
+    """The most likely correction of ``word``, or None."""
+    if word == "nt":
+        return "n't"
+    if "'" not in word and word in {
+        "dont",
+        "didnt",
+        "doesnt",
+        "cant",
+        "wont",
+        "isnt",
+        "arent",
+        "wasnt",
+        "werent",
+        "couldnt",
+        "shouldnt",
+        "wouldnt",
+        "hasnt",
+        "havent",
+        "hadnt",
+        "im",
+        "ive",
+        "youre",
+        "theyre",
+    }:
+        return {
+            "im": "I'm",
+            "ive": "I've",
+            "youre": "you're",
+            "theyre": "they're",
+            "cant": "can't",
+            "wont": "won't",
+        }.get(word, word[:-2] + "n't")
+    vocabulary = _vocabulary()
+    matches = process.extract(word, vocabulary, scorer=OSA.distance, score_cutoff=2, limit=50)
+    if not matches:
+        return None
+    frequency = _checker().word_frequency
+    best = min(matches, key=lambda m: (m[1], -frequency[m[0]], m[0]))
+    return best[0]
+
+
+@functools.cache
+def _vocabulary() -> list[str]:
+    """Candidate corrections: dictionary words seen at least 50 times (drops corpus junk).
+
+    Deliberately wider than :data:`MIN_SUGGESTION_FREQUENCY`: a valid rare word ("hoodie")
+    must find its rare neighbour ("goodie") and so stay unreported.
+    """
+    return sorted(w for w, n in _checker().word_frequency.items() if n >= 50)
+
+
+#: Words shorter than this are not checked: short unknown words are mostly abbreviations and
+#: slang ("tv", "std", "cis") whose nearest dictionary word is a wrong guess.
+MIN_LENGTH = 5
+#: A word is reported only when a close dictionary word is at least this frequent in
+#: pyspellchecker's corpus: real typos ("suprised", "becasue") sit next to common words, valid
+#: rare words ("zumba", "uncaged") next to rare ones. Measured on CrowS-Pairs.
+MIN_SUGGESTION_FREQUENCY = 1000
+
+
+def missing_apostrophe(token: Token) -> bool:
+    """spaCy splits "didnt" into "did" + "nt": the "nt" is a contraction without apostrophe."""
+    return token.text.lower() == "nt"
+
+
+def misspelled(token: Token, lexicon: Lexicon) -> bool:
+    """True for a likely typo: a lower-case word missing from the dictionary and the lexicon,
+    with a frequent dictionary word nearby; or a contraction without its apostrophe."""
+    text = token.text
+    if missing_apostrophe(token):
+        return True
+    if not text.islower() or len(text) < MIN_LENGTH or text in _CONTRACTION_PIECES:
+        return False
+    word = text.replace("’", "'")
+    if not _ALPHA.match(word) or _known(word) or lexicon.is_group_word(word):
+        return False
+    fix = suggestion(word)
+    return fix is not None and _checker().word_frequency[fix.lower()] >= MIN_SUGGESTION_FREQUENCY

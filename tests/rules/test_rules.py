@@ -1,0 +1,80 @@
+"""Every rule: its documented bad examples are flagged, its good ones are not; plus the extra
+CrowS-Pairs-like cases of cases.toml."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from curate.lint import LintSettings, all_rules, lint_pairs
+from curate.lint.rule import DatasetRule, Example, Rule
+
+RULES = all_rules()
+CASES = tomllib.loads((Path(__file__).parent / "cases.toml").read_text())
+
+
+def _codes_for(examples: list[Example], rule: type[Rule]) -> list[set[str]]:
+    """The codes ``rule`` reports for each example pair (or for the dataset, for dataset rules)."""
+    settings = LintSettings(select=(rule.code,))
+    pairs = [e.to_pair(i) for i, e in enumerate(examples)]
+    findings = lint_pairs(pairs, settings)
+    if issubclass(rule, DatasetRule):
+        return [{f.code for f in findings}]
+    return [{f.code for f in findings if f.pair_id == p.pair_id} for p in pairs]
+
+
+@pytest.mark.parametrize("code", sorted(RULES))
+def test_rule_is_documented(code: str) -> None:
+    rule = RULES[code]
+    assert rule.name == rule.name.lower() and " " not in rule.name
+    text = rule.explanation()
+    assert "Bad:" in text and "Good:" in text, f"{code} docstring needs bad and good examples"
+    assert rule.bad and rule.good, f"{code} needs bad and good example pairs"
+
+
+@pytest.mark.parametrize("code", sorted(RULES))
+def test_bad_examples_are_flagged(code: str) -> None:
+    rule = RULES[code]
+    for codes in _codes_for(list(rule.bad), rule):
+        assert code in codes
+
+
+@pytest.mark.parametrize("code", sorted(RULES))
+def test_good_examples_pass(code: str) -> None:
+    rule = RULES[code]
+    for codes in _codes_for(list(rule.good), rule):
+        assert code not in codes
+
+
+def _case_params(kind: str) -> list:
+    params = []
+    for code, groups in CASES.items():
+        for i, case in enumerate(groups.get(kind, [])):
+            params.append(pytest.param(code, case, id=f"{code}-{kind}-{i}"))
+    return params
+
+
+def _example(case: dict) -> Example:
+    annotations = case.get("annotations")
+    return Example(
+        case["more"],
+        case["less"],
+        case.get("bias", "race-color"),
+        annotations=tuple(tuple(a) for a in annotations) if annotations else None,
+    )
+
+
+@pytest.mark.parametrize(("code", "case"), _case_params("flag"))
+def test_case_flagged(code: str, case: dict) -> None:
+    assert code in _codes_for([_example(case)], RULES[code])[0]
+
+
+@pytest.mark.parametrize(("code", "case"), _case_params("pass"))
+def test_case_passes(code: str, case: dict) -> None:
+    assert code not in _codes_for([_example(case)], RULES[code])[0]
+
+
+def test_every_default_rule_has_extra_cases_or_examples() -> None:
+    assert set(CASES) <= set(RULES)
