@@ -14,6 +14,7 @@ import typer
 from curate import __version__
 from curate.commands import annotations as annotations_commands
 from curate.commands import data as data_commands
+from curate.commands import lint as lint_commands
 
 app = typer.Typer(
     name="curate",
@@ -47,6 +48,7 @@ def _root(
 
 data_commands.register(app)
 annotations_commands.register(app)
+lint_commands.register(app)
 
 
 def main() -> None:
