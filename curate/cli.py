@@ -22,12 +22,12 @@ app = typer.Typer(
         "Find, revalidate and fix broken sentence pairs in social-bias benchmarks such as "
         "CrowS-Pairs, and measure what the fixes change.\n\n"
         "Data flow: fetch -> stats -> lint -> annotations -> revise -> publish -> score -> "
-        "diff-report. Paths default to \\[tool.curate] in the project's pyproject.toml."
+        "diff-report. Paths default to [tool.curate] in the project's pyproject.toml."
     ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    rich_markup_mode="rich",
+    rich_markup_mode="markdown",
 )
 
 

@@ -68,15 +68,17 @@ def lint(
 ) -> None:
     """Find invalid minimal pairs. Exit 1 when findings remain, 0 when none, 2 on bad input.
 
-    Rules are selected like ruff's: defaults from `curate rules`, changed by [tool.curate.lint]
-    in pyproject.toml and by --select / --extend-select / --ignore.
+    Rules are selected like ruff's: the defaults of `curate rules`, changed by [tool.curate.lint]
+    in pyproject.toml. On the command line --select starts a fresh selection (the config's
+    select/ignore no longer apply); --extend-select and --ignore add to the config's.
     """
     cfg = config()
     settings = settings_from_table(cfg.section("lint"))
+    if select is not None:  # a selection on the command line starts afresh
+        settings = settings.with_overrides(select=_codes(select), extend_select=(), ignore=())
     settings = settings.with_overrides(
-        select=_codes(select),
-        extend_select=_codes(extend_select),
-        ignore=_codes(ignore),
+        extend_select=settings.extend_select + (_codes(extend_select) or ()),
+        ignore=settings.ignore + (_codes(ignore) or ()),
         max_differing_words=max_differing_words,
         max_edit_distance=max_edit_distance,
     )
