@@ -366,10 +366,10 @@ def _render_tally(report: dict[str, Any], decisions: list, written: str) -> None
     table = Table(
         "question",
         "pairs",
-        "% agreement",
-        "Fleiss' kappa",
-        "(pairs x raters)",
-        "Krippendorff's alpha",
+        "% agree",
+        "Fleiss kappa",
+        "kappa on",
+        "Krippendorff alpha",
         title=f"Agreement ({agree['answers']} answers by {agree['annotators']} annotators)",
         title_justify="left",
     )
@@ -379,7 +379,7 @@ def _render_tally(report: dict[str, Any], decisions: list, written: str) -> None
             str(q["items"]),
             _fmt(q["percent_agreement"], True),
             _fmt(q["fleiss_kappa"]),
-            f"{q['fleiss_items']} x {q['fleiss_raters']}",
+            f"{q['fleiss_items']} x {q['fleiss_raters']}" if q["fleiss_items"] else "",
             _fmt(q["krippendorff_alpha"]),
         )
     overall = agree["overall"]
