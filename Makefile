@@ -9,12 +9,17 @@ BIN := $(VENV)/bin
 TORCH_VERSION ?= 2.13.0
 PIP := $(BIN)/python -m pip
 CURATE := $(BIN)/curate
+# The Label Studio server of the integration tests lives in its own virtualenv: its exact
+# Django pins must never constrain this project's environment (pyproject's `server` extra).
+LS_VENV ?= .venv-labelstudio
+LABEL_STUDIO_VERSION ?= 1.23.2
 
-.PHONY: help install demo test lint clean
+.PHONY: help install labelstudio demo test lint clean
 
 help:
 	@echo "make demo  - create .venv, install, fetch CrowS-Pairs and run the pipeline on it"
 	@echo "make test  - create .venv if needed, install with test extras, run ruff and the tests"
+	@echo "             (also installs the Label Studio server into $(LS_VENV) for the integration tests)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +32,12 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 install: $(VENV)/.installed
 
+$(LS_VENV)/.installed:
+	$(PYTHON) -m venv $(LS_VENV) && $(LS_VENV)/bin/pip install --quiet label-studio==$(LABEL_STUDIO_VERSION)
+	touch $@
+
+labelstudio: $(LS_VENV)/.installed
+
 demo: install
 	$(CURATE) fetch crows-pairs
 	$(CURATE) stats
@@ -35,8 +46,9 @@ lint: install
 	$(BIN)/ruff check .
 
 # pytest exits 5 when it collects no tests; that is not a failure of the suite.
-test: install lint
-	$(BIN)/pytest || [ $$? -eq 5 ]
+test: install lint labelstudio
+	CURATE_LABEL_STUDIO_BIN="$${CURATE_LABEL_STUDIO_BIN:-$(abspath $(LS_VENV))/bin/label-studio}" \
+		$(BIN)/pytest || [ $$? -eq 5 ]
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .ruff_cache

@@ -67,7 +67,7 @@ def label_studio_bin() -> Path:
     path = Path(configured) if configured else DEFAULT_BIN
     if not (path.is_file() and os.access(path, os.X_OK)):
         pytest.fail(
-            f"Label Studio server executable not found at {path}: run `make .venv-labelstudio` "
+            f"Label Studio server executable not found at {path}: run `make labelstudio` "
             f"(installs label-studio==1.23.2 into its own virtualenv) or set ${BIN_ENV}",
             pytrace=False,
         )
