@@ -1,0 +1,156 @@
+"""A SQLite cache of masked-token log-probabilities, so scoring is resumable and incremental.
+
+One row holds the log-probability of one masked copy of one sentence:
+``(context, sentence, position) -> logprob``. The *context* is a hash of everything else the
+number depends on: the model fingerprint (config + weights), the tokenizer fingerprint, the
+scoring method and the dtype. The *sentence* is a hash of its token ids (after lower-casing
+for uncased models), so two spellings that tokenise alike share their rows.
+
+Why one row per masked position rather than one per sentence score: a sentence's score is the
+sum over its *masked position set*, which depends on the partner sentence (only tokens that the
+two sentences share are masked). Storing positions lets any position set be assembled from
+rows, lets a revision that edits one sentence of a pair reuse every unchanged position of the
+other, and lets a run that is killed midway keep every finished batch: each batch is committed
+in its own transaction, and the database runs in WAL mode so a ``kill -9`` loses at most the
+batch in flight.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from curate.errors import CurateError
+
+#: Bumped when the table layout changes; an old cache is then refused, not misread.
+SCHEMA_VERSION = "1"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS contexts (id TEXT PRIMARY KEY, description TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS logprobs (
+    context TEXT NOT NULL,
+    sentence TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    logprob REAL NOT NULL,
+    PRIMARY KEY (context, sentence, position)
+) WITHOUT ROWID;
+"""
+
+#: SQLite limits the number of host parameters per statement; stay well below it.
+_CHUNK = 500
+
+
+class CacheError(CurateError):
+    """The cache file cannot be opened or is not a curate score cache."""
+
+
+def sentence_key(token_ids: Sequence[int]) -> str:
+    """The cache key of a tokenised sentence: a hash of its token ids."""
+    return hashlib.sha256(",".join(map(str, token_ids)).encode("ascii")).hexdigest()
+
+
+def context_key(description: Mapping[str, Any]) -> str:
+    """The cache key of a scoring context (model, tokenizer, method, dtype fingerprints)."""
+    canonical = json.dumps(description, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+class ScoreCache:
+    """Masked-token log-probabilities in a SQLite file (WAL mode), or in memory for ``None``.
+
+    Use as a context manager or call :meth:`close`. Safe to share between processes: SQLite
+    serialises the writers and readers see only committed batches.
+    """
+
+    def __init__(self, path: Path | str | None) -> None:
+        self.path = Path(path) if path is not None else None
+        try:
+            if self.path is None:
+                self._db = sqlite3.connect(":memory:")
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._db = sqlite3.connect(self.path, timeout=60.0)
+                self._db.execute("PRAGMA journal_mode=WAL")
+                # WAL + NORMAL: a committed batch survives a killed process (not a power cut).
+                self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            if row is None:
+                with self._db:
+                    self._db.execute(
+                        "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)",
+                        (SCHEMA_VERSION,),
+                    )
+            elif row[0] != SCHEMA_VERSION:
+                raise CacheError(
+                    f"{self.path}: score cache schema {row[0]} is not the supported "
+                    f"{SCHEMA_VERSION}; delete the file or choose another --cache"
+                )
+        except sqlite3.DatabaseError as exc:
+            raise CacheError(
+                f"{self.path}: not a usable score cache ({exc}); delete it or choose another --cache"
+            ) from None
+        except OSError as exc:
+            raise CacheError(f"{self.path}: cannot create the score cache ({exc})") from None
+
+    def __enter__(self) -> ScoreCache:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connection; committed rows stay on disk."""
+        self._db.close()
+
+    def register_context(self, fields: Mapping[str, Any], label: str = "") -> str:
+        """Return the key of a scoring context, recording it with a label for inspection.
+
+        Only ``fields`` make the key: the same weights loaded from another path share rows.
+        """
+        key = context_key(fields)
+        description = json.dumps({**fields, "label": label}, sort_keys=True)
+        with self._db:
+            self._db.execute(
+                "INSERT OR IGNORE INTO contexts (id, description) VALUES (?, ?)",
+                (key, description),
+            )
+        return key
+
+    def lookup(self, context: str, sentences: Iterable[str]) -> dict[tuple[str, int], float]:
+        """Every cached ``(sentence, position) -> logprob`` of the given sentences."""
+        found: dict[tuple[str, int], float] = {}
+        keys = sorted(set(sentences))
+        for start in range(0, len(keys), _CHUNK):
+            chunk = keys[start : start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            rows = self._db.execute(
+                "SELECT sentence, position, logprob FROM logprobs "
+                f"WHERE context = ? AND sentence IN ({marks})",
+                (context, *chunk),
+            )
+            for sentence, position, logprob in rows:
+                found[(sentence, position)] = logprob
+        return found
+
+    def store(self, context: str, rows: Iterable[tuple[str, int, float]]) -> None:
+        """Write one batch of ``(sentence, position, logprob)`` rows in one transaction."""
+        with self._db:
+            self._db.executemany(
+                "INSERT OR REPLACE INTO logprobs (context, sentence, position, logprob) "
+                "VALUES (?, ?, ?, ?)",
+                ((context, s, p, lp) for s, p, lp in rows),
+            )
+
+    def count(self, context: str | None = None) -> int:
+        """Number of cached log-probabilities (of one context, or of all)."""
+        if context is None:
+            return self._db.execute("SELECT COUNT(*) FROM logprobs").fetchone()[0]
+        return self._db.execute(
+            "SELECT COUNT(*) FROM logprobs WHERE context = ?", (context,)
+        ).fetchone()[0]
