@@ -13,30 +13,33 @@ from __future__ import annotations
 import difflib
 import functools
 import html
+import re
 import sys
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 if TYPE_CHECKING:
     from spacy.tokenizer import Tokenizer
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
-    """A word or punctuation token with its character offset and trailing whitespace."""
+class Token(NamedTuple):
+    """A word or punctuation token with its character offset and trailing whitespace.
+
+    A named tuple rather than a dataclass: linting 100,000 pairs builds millions of tokens,
+    and the lower-cased form and the word test are computed once here instead of in every rule.
+    """
 
     text: str
     start: int
     whitespace: str
+    lower: str
+    #: True when the token has a letter or digit (is not bare punctuation).
+    is_word: bool
 
     @property
     def end(self) -> int:
         return self.start + len(self.text)
-
-    @property
-    def lower(self) -> str:
-        return self.text.lower()
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,12 +126,44 @@ def _tokenizer() -> Tokenizer:
     return _import_spacy_without_torch().blank("en").tokenizer
 
 
+_WORD_CHAR = re.compile(r"\w")
+_CHUNK = re.compile(r"(\S+)(\s*)")
+
+
+@functools.lru_cache(maxsize=262144)
+def _chunk_pieces(chunk: str) -> tuple[tuple[str, int, str, bool], ...]:
+    """spaCy's tokens of one whitespace-free chunk: (text, offset, lower, is_word)."""
+    return tuple(
+        (t.text, t.idx, t.text.lower(), bool(_WORD_CHAR.search(t.text)))
+        for t in _tokenizer()(chunk)
+        if not t.is_space
+    )
+
+
 @functools.lru_cache(maxsize=65536)
 def tokenize(sentence: str) -> tuple[Token, ...]:
-    """spaCy rule-based tokens of ``sentence`` (whitespace-only tokens dropped)."""
-    return tuple(
-        Token(t.text, t.idx, t.whitespace_) for t in _tokenizer()(sentence) if not t.is_space
-    )
+    """spaCy rule-based tokens of ``sentence`` (whitespace-only tokens dropped).
+
+    spaCy splits on whitespace first and applies its prefix, suffix, infix and exception rules
+    to each whitespace-free chunk on its own, so tokenising chunk by chunk gives the same tokens;
+    caching the chunks (words repeat across a dataset) makes linting ~3x faster. A token's
+    ``whitespace`` is the whitespace that really follows it in the sentence.
+    """
+    tokens: list[Token] = []
+    append = tokens.append
+    base = len(sentence) - len(sentence.lstrip())
+    for chunk, space in _CHUNK.findall(sentence):
+        pieces = _chunk_pieces(chunk)
+        if len(pieces) == 1:  # the common case: a plain word
+            text, offset, lower, word = pieces[0]
+            append(Token(text, base + offset, space, lower, word))
+        else:
+            last = len(pieces) - 1
+            for i, (text, offset, lower, word) in enumerate(pieces):
+                gap = space if i == last else " " * (pieces[i + 1][1] - offset - len(text))
+                append(Token(text, base + offset, gap, lower, word))
+        base += len(chunk) + len(space)
+    return tuple(tokens)
 
 
 def _span(tokens: tuple[Token, ...], start: int, end: int) -> Span:

@@ -47,3 +47,27 @@ def test_diff_html_escapes_and_marks() -> None:
     assert less == "<mark>Christians</mark> are &lt;b&gt;greedy&lt;/b&gt; &amp; rich."
     more, _ = diff_html("<script>alert(1)</script> did it.", "Bob did it.")
     assert "<script>" not in more and "&lt;script&gt;" in more
+
+
+def test_chunked_tokenisation_equals_spacy(crows_pairs_path) -> None:
+    """Tokenising whitespace chunks separately (and cached) gives spaCy's own tokens."""
+    from curate.align import _tokenizer
+    from curate.pairs import read_pairs
+
+    for pair in read_pairs(crows_pairs_path):
+        for sentence in (pair.sent_more, pair.sent_less, pair.sent_more.replace(" ", "  \n")):
+            reference = [(t.text, t.idx) for t in _tokenizer()(sentence) if not t.is_space]
+            assert [(t.text, t.start) for t in tokenize(sentence)] == reference, sentence
+
+
+def test_whitespace_is_what_follows() -> None:
+    tokens = tokenize("Black  men\tdon't run.")
+    assert [(t.text, t.whitespace) for t in tokens] == [
+        ("Black", "  "),
+        ("men", "\t"),
+        ("do", ""),
+        ("n't", " "),
+        ("run", ""),
+        (".", ""),
+    ]
+    assert all(t.is_word for t in tokens[:5]) and not tokens[5].is_word

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import contextlib
+import gc
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from curate.findings import Finding
-from curate.lint.lexicon import load_lexicon
+from curate.lint.lexicon import Lexicon, load_lexicon
 from curate.lint.rule import DatasetRule, PairContext, Rule, Violation, all_rules
 from curate.lint.settings import LintSettings, selected_codes
 from curate.pairs import Pair
@@ -41,6 +43,34 @@ def lint_pairs(
     settings = settings or LintSettings()
     rules = selected_rules(settings)
     lexicon = load_lexicon()
+    with _no_gc():
+        return _lint(pairs, settings, rules, lexicon, progress)
+
+
+@contextlib.contextmanager
+def _no_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector.
+
+    Linting allocates millions of small tuples (tokens, spans) and keeps them in caches; the
+    collector would rescan them over and over (a third of the run time on 100,000 pairs). The
+    objects are acyclic, so reference counting frees them anyway.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _lint(
+    pairs: Sequence[Pair],
+    settings: LintSettings,
+    rules: list[Rule],
+    lexicon: Lexicon,
+    progress: Callable[[int], None] | None,
+) -> list[Finding]:
     contexts = [PairContext(p, settings, lexicon) for p in pairs]
     per_pair: dict[int, list[Finding]] = {}
     for done, ctx in enumerate(contexts, start=1):

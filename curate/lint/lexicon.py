@@ -267,8 +267,7 @@ class Lexicon:
 
     def is_proper(self, word: str) -> bool:
         """True for a word of a proper-adjective dimension that English capitalises."""
-        lower = word.lower()
-        return lower in self.proper or (lower.endswith("s") and lower[:-1] in self.proper)
+        return _is_proper(self, word.lower())
 
     def __hash__(self) -> int:
         return id(self)
@@ -281,6 +280,11 @@ def _dimensions_of(lexicon: Lexicon, lower: str) -> frozenset[str]:
         stem = lower[:-1]
         found = {dim for dim, words in lexicon.dimensions.items() if stem in words}
     return frozenset(found)
+
+
+@functools.lru_cache(maxsize=65536)
+def _is_proper(lexicon: Lexicon, lower: str) -> bool:
+    return lower in lexicon.proper or (lower.endswith("s") and lower[:-1] in lexicon.proper)
 
 
 @functools.cache

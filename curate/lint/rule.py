@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import functools
 import inspect
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from curate.align import Alignment, Edit, Token, align
 from curate.findings import TextSpan
@@ -22,12 +21,12 @@ from curate.lint.lexicon import Lexicon, load_lexicon
 from curate.lint.settings import LintSettings
 from curate.pairs import Pair
 
-_WORD = re.compile(r"\w", re.UNICODE)
+T = TypeVar("T")
 
 
 def is_word(token: Token) -> bool:
     """A token with at least one letter or digit (not bare punctuation)."""
-    return bool(_WORD.search(token.text))
+    return token.is_word
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +66,13 @@ class PairContext:
         self.pair = pair
         self.settings = settings
         self.lexicon = lexicon or load_lexicon()
+        self._memo: dict[str, object] = {}
+
+    def memo(self, key: str, compute: Callable[[], T]) -> T:
+        """A value computed once per pair and shared by the rules that need it."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]  # type: ignore[return-value]
 
     @functools.cached_property
     def alignment(self) -> Alignment:

@@ -1,7 +1,8 @@
 """Offline spell checking for the W rules (pyspellchecker's bundled English word list).
 
 Names and proper nouns are not misspellings: capitalised words, group-lexicon words, numbers and
-the pieces spaCy splits off contractions ("ca" + "n't") are never checked. Suggestions use
+the pieces spaCy splits off contractions ("ca" + "n't") are never checked; but spaCy splits
+"didnt" into "did" + "nt", and that "nt" is reported as a contraction without its apostrophe. Suggestions use
 rapidfuzz over the same word list (pyspellchecker's own ``correction`` takes ~1 s per long word):
 the most frequent word at the smallest optimal-string-alignment distance (at most 2; a transposition counts 1).
 """
@@ -101,16 +102,15 @@ MIN_LENGTH = 5
 MIN_SUGGESTION_FREQUENCY = 1000
 
 
-def missing_apostrophe(token: Token) -> bool:
-    """spaCy splits "didnt" into "did" + "nt": the "nt" is a contraction without apostrophe."""
-    return token.text.lower() == "nt"
-
-
 def misspelled(token: Token, lexicon: Lexicon) -> bool:
     """True for a likely typo: a lower-case word missing from the dictionary and the lexicon,
     with a frequent dictionary word nearby; or a contraction without its apostrophe."""
-    text = token.text
-    if missing_apostrophe(token):
+    return _misspelled(token.text, lexicon)
+
+
+@functools.lru_cache(maxsize=262144)
+def _misspelled(text: str, lexicon: Lexicon) -> bool:
+    if text.lower() == "nt":
         return True
     if not text.islower() or len(text) < MIN_LENGTH or text in _CONTRACTION_PIECES:
         return False

@@ -21,7 +21,13 @@ def _normalise(text: str) -> str:
 
 
 def _key(ctx: PairContext) -> str:
-    return " || ".join(sorted((_normalise(ctx.pair.sent_more), _normalise(ctx.pair.sent_less))))
+    """Both sentences normalised, in sorted order (so a pair written the other way round matches)."""
+    return ctx.memo(
+        "duplicate-key",
+        lambda: " || ".join(
+            sorted((_normalise(ctx.pair.sent_more), _normalise(ctx.pair.sent_less)))
+        ),
+    )
 
 
 def _exact_groups(contexts: Sequence[PairContext]) -> dict[int, int]:

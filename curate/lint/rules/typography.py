@@ -12,18 +12,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from curate.align import Span, Token
 from curate.findings import TextSpan
 from curate.lint.rule import Example, PairContext, Rule, Violation, is_word, register
 
 FIELDS = ("sent_more", "sent_less")
-_TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*\s*$")
 _DOUBLED = re.compile(r"(?<![.])([.,;:])\s*\1(?![.])|([,;:])\s+([.,;:])")
 _SPACE_BEFORE = re.compile(r"(?<=\w)[ \t]+(?=[,.;:!?](?:\s|$))")
 _MULTI_SPACE = re.compile(r"[ \t]{2,}|[\r\n\t]+")
 
 
+_CLOSERS = "\"'”’)] \t\r\n"
+
+
 def _has_terminal(sentence: str) -> bool:
-    return bool(_TERMINAL.search(sentence))
+    """Ends with . ! ? or …, possibly followed by closing quotes or brackets."""
+    return sentence.rstrip(_CLOSERS)[-1:] in {".", "!", "?", "…"}
 
 
 def _with_terminal(sentence: str, mark: str = ".") -> str:
@@ -284,15 +288,22 @@ class CaseMismatch(Rule):
                         )
 
 
-def _is_mark(token, tokens) -> bool:
-    """Punctuation that is not the hyphen inside a compound word ("Afro-American")."""
-    if is_word(token):
-        return False
-    if token.text in {"-", "/"}:
-        index = tokens.index(token)
-        attached_before = index > 0 and not tokens[index - 1].whitespace
-        return not (attached_before and token.whitespace == "")
-    return True
+def _marks(span: Span, tokens: tuple[Token, ...]) -> list[Token]:
+    """Punctuation of ``span``, without the hyphens inside compound words ("Afro-American")."""
+    marks = []
+    for index in range(span.start, span.end):
+        token = tokens[index]
+        if token.is_word:
+            continue
+        if (
+            token.text in {"-", "/"}
+            and not token.whitespace
+            and index > 0
+            and not tokens[index - 1].whitespace
+        ):
+            continue
+        marks.append(token)
+    return marks
 
 
 @register
@@ -324,8 +335,8 @@ class PunctuationMismatch(Rule):
         a = ctx.alignment
         last_more, last_less = len(a.more) - 1, len(a.less) - 1
         for edit in a.edits:
-            more = [t for t in edit.more.tokens if _is_mark(t, a.more)]
-            less = [t for t in edit.less.tokens if _is_mark(t, a.less)]
+            more = _marks(edit.more, a.more)
+            less = _marks(edit.less, a.less)
             if [t.text for t in more] == [t.text for t in less]:
                 continue
             # a lone final mark on one side is T001's business
