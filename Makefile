@@ -38,9 +38,12 @@ $(LS_VENV)/.installed:
 
 labelstudio: $(LS_VENV)/.installed
 
+# `curate lint` exits 1 when it finds defects, which is the expected outcome here.
 demo: install
 	$(CURATE) fetch crows-pairs
 	$(CURATE) stats
+	$(CURATE) lint --statistics || [ $$? -eq 1 ]
+	$(CURATE) lint --format jsonl --output build/findings.jsonl || [ $$? -eq 1 ]
 
 lint: install
 	$(BIN)/ruff check .
