@@ -76,7 +76,7 @@ def test_answers_are_mapped_to_sentence_roles() -> None:
             [answer(2, 5, "demonstrates", "violates", [text("correction2", "Fixed more.")])],
         ),
     ]
-    snap = parse_export(export, "r1", "file e.json", known_pairs=[1, 2])
+    snap = parse_export(export, "r1", "file e.json", pushed=[task(0, 1), task(0, 2)])
     first, second = snap.answers
     assert (first.sent_more, first.sent_less, first.corrected_less) == (
         "demonstrates",
@@ -93,7 +93,7 @@ def test_answers_are_mapped_to_sentence_roles() -> None:
         (1, "More sentence.", "Less sentence."),
         (2, "More sentence.", "Less sentence."),
     ]
-    assert snap.problems == [] and snap.cancelled == 0
+    assert snap.problems == [] and snap.cancelled == 0 and snap.not_exported == []
     assert Snapshot.from_dict(snap.to_dict()) == snap
 
 
@@ -125,7 +125,7 @@ def test_cancelled_ignored_and_problems_reported() -> None:
         {"id": 13, "data": {**task(13, 3)["data"], "sentence1_role": "first"}},
         "junk",
     ]
-    snap = parse_export(export, "r1", "export.json", known_pairs=[1, 3])
+    snap = parse_export(export, "r1", "export.json", pushed=[task(0, 1), task(0, 3)])
     assert snap.cancelled == 1
     assert [(a.annotation_id, a.annotator) for a in snap.answers] == [(9, 6)]
     kinds = {(p.kind, p.annotation_id or p.task_id) for p in snap.problems}
@@ -142,12 +142,22 @@ def test_cancelled_ignored_and_problems_reported() -> None:
         ("malformed-task", 13),
         ("malformed-task", None),
     }
+    assert snap.not_exported == [3]  # its exported task is malformed: decided from tasks.json
     messages = " | ".join(p.message for p in snap.problems)
     assert "bias_type has the unknown value 'colour' (allowed: race-color," in messages
     assert "no answer to sentence1_stereotype, sentence2_stereotype, bias_type" in messages
     assert "unknown question 'mood'" in messages
     assert "task 12 is about pair 42, which is not in round r1" in messages
     assert "annotator 6 answered twice (annotations 2 and 9)" in messages
+
+
+def test_pushed_pairs_missing_from_the_export_are_kept() -> None:
+    """The UI exports annotated tasks only: unannotated pairs must still reach the tally."""
+    pushed = [{"data": task(0, pair)["data"]} for pair in (1, 2, 3)]
+    snap = parse_export([task(7, 2, annotations=[answer(1, 5)])], "r1", "e", pushed=pushed)
+    assert [(t.pair_id, t.task_id) for t in snap.tasks] == [(1, None), (2, 7), (3, None)]
+    assert snap.not_exported == [1, 3] and snap.problems == []
+    assert Snapshot.from_dict(snap.to_dict()) == snap
 
 
 def test_multiple_choices_are_malformed() -> None:

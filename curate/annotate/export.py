@@ -17,12 +17,13 @@ Snapshot (``annotations.json``)::
      "tasks":   [{"pair_id", "task_id", "sent_more", "sent_less", "bias_type", "direction"}],
      "answers": [{"pair_id", "task_id", "annotation_id", "annotator", "sent_more", "sent_less",
                   "minimal", "bias_type", "corrected_more", "corrected_less"}],
-     "cancelled", "problems": [{"kind", "message", "task_id", "pair_id", "annotation_id"}]}
+     "cancelled", "not_exported": [pair ids pushed but absent from the export],
+     "problems": [{"kind", "message", "task_id", "pair_id", "annotation_id"}]}
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -47,7 +48,8 @@ class TaskInfo:
     """A pair as it was pushed: what the answers are about."""
 
     pair_id: int
-    task_id: int
+    #: None for a pushed pair missing from the export (the UI exports annotated tasks only).
+    task_id: int | None
     sent_more: str
     sent_less: str
     bias_type: str
@@ -91,6 +93,8 @@ class Snapshot:
     answers: list[Answer] = field(default_factory=list)
     cancelled: int = 0
     problems: list[Problem] = field(default_factory=list)
+    #: Pairs pushed in the round (tasks.json) that the export does not contain.
+    not_exported: list[int] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -99,6 +103,7 @@ class Snapshot:
             "tasks": [asdict(t) for t in self.tasks],
             "answers": [asdict(a) for a in self.answers],
             "cancelled": self.cancelled,
+            "not_exported": list(self.not_exported),
             "problems": [asdict(p) for p in self.problems],
         }
 
@@ -117,6 +122,7 @@ class Snapshot:
                 answers=[Answer(**a) for a in value["answers"]],
                 cancelled=int(value.get("cancelled", 0)),
                 problems=[Problem(**p) for p in value.get("problems", [])],
+                not_exported=[int(p) for p in value.get("not_exported", [])],
             )
         except (TypeError, ValueError) as exc:
             raise InputError(f"{source}: malformed annotations snapshot ({exc})") from None
@@ -202,7 +208,7 @@ def _read_result(result: Any) -> tuple[dict[str, str], dict[str, str | None]]:
     return choices, texts
 
 
-def _task_info(task: dict[str, Any], task_id: int, pair_id: int) -> TaskInfo:
+def _task_info(task: dict[str, Any], task_id: int | None, pair_id: int) -> TaskInfo:
     """The pushed pair of a task, or a malformed-task skip."""
     data = task["data"]
     strings = ("sentence1", "sentence2", "sentence1_role", "bias_type", "direction")
@@ -249,12 +255,14 @@ def parse_export(
     export: Any,
     round_name: str,
     source: str,
-    known_pairs: Iterable[int] | None = None,
+    pushed: Sequence[dict[str, Any]] | None = None,
 ) -> Snapshot:
     """Validate a Label Studio JSON export (a list of tasks) into a :class:`Snapshot`.
 
-    ``known_pairs`` are the pair ids pushed in this round (from tasks.json); a task about any
-    other pair is reported as unknown. Without it, every task with a pair id is accepted.
+    ``pushed`` are the round's tasks (tasks.json). A task about any other pair is reported as
+    unknown; a pushed pair the export lacks (the UI exports annotated tasks only) is kept, with
+    no answers, so that the tally still decides it. Without ``pushed``, every task with a pair
+    id is accepted.
     """
     if isinstance(export, dict) and isinstance(export.get("tasks"), list):
         export = export["tasks"]
@@ -268,7 +276,12 @@ def parse_export(
             f"{source}: looks like a JSON-MIN or CSV-style export (tasks have no 'data'); "
             "export the project as JSON"
         )
-    known = set(known_pairs) if known_pairs is not None else None
+    pushed_by_pair = {
+        pair_id: task
+        for task in pushed or []
+        if (pair_id := task_pair_id(task.get("data"))) is not None
+    }
+    known = set(pushed_by_pair) if pushed is not None else None
     snapshot = Snapshot(round=round_name, source=source)
     infos: dict[int, TaskInfo] = {}
     latest: dict[tuple[int, int | str], Answer] = {}
@@ -351,6 +364,15 @@ def parse_export(
                 latest[key] = newer
             else:
                 latest[key] = answer
+    for pair_id, task in sorted(pushed_by_pair.items()):
+        if pair_id not in infos:
+            try:
+                infos[pair_id] = _task_info(task, None, pair_id)
+            except _Skip as skip:
+                raise InputError(
+                    f"round {round_name}: tasks.json, pair {pair_id}: {skip.message}"
+                ) from None
+            snapshot.not_exported.append(pair_id)
     snapshot.tasks = sorted(infos.values(), key=lambda t: t.pair_id)
     snapshot.answers = sorted(latest.values(), key=lambda a: (a.pair_id, a.annotation_id))
     snapshot.problems.sort(

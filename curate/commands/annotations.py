@@ -247,11 +247,6 @@ def pull(
     cfg = config()
     files = rounds.round_files(cfg, round_name)
     pushed = rounds.read_round_tasks(files)
-    known = (
-        None
-        if pushed is None
-        else [p for t in pushed if (p := task_pair_id(t["data"])) is not None]
-    )
     if source is not None:
         export = rounds.read_json(source)
         label = f"file {source.name}"
@@ -267,7 +262,7 @@ def pull(
             project = client.resolve_project(title, project_id)
             export = client.export(project.id)
         label = f"label-studio project {project.id} {project.title!r}"
-    snapshot = parse_export(export, round_name, label, known)
+    snapshot = parse_export(export, round_name, label, pushed)
     rounds.write_json(files.annotations, snapshot.to_dict())
     annotators = len({a.annotator for a in snapshot.answers})
     err.print(
@@ -275,6 +270,11 @@ def pull(
         f"annotator(s) on {len(snapshot.tasks)} task(s); {snapshot.cancelled} cancelled ignored; "
         f"{len(snapshot.problems)} problem(s); wrote {_relative(files.annotations, cfg.root)}"
     )
+    if snapshot.not_exported:
+        err.print(
+            f"note: {len(snapshot.not_exported)} pushed pair(s) are not in the export "
+            "(no annotations yet?); the tally leaves them undecided"
+        )
     for problem in snapshot.problems:
         err.print(
             f"[yellow]{problem.kind}:[/] {escape(problem.message)}", markup=True, highlight=False
