@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from curate.lint.rule import Example, PairContext, Rule, Violation, register
+from curate.lint.rules.semantics import CONFUSABLE_LABELS
 from curate.pairs import BIAS_TYPES
 
 _FIVE_RELIGION = (("religion",),) * 4 + (("race-color",),)
@@ -18,8 +19,8 @@ class UnsupportedBiasType(Rule):
     Each CrowS-Pairs pair was checked by five validators who also named its bias type (the
     ``annotations`` column). When almost none of them named the pair's type, the label is
     probably wrong and the pair lands in the wrong row of per-type results. The threshold is
-    ``min-label-support`` (a share of the validators); 2 of 5 is common for the race-color /
-    nationality boundary and is not flagged by default.
+    ``min-label-support`` (a share of the validators). A race-color label that validators
+    called nationality, or the reverse, is not flagged: the two were used interchangeably.
 
     Bad:  "Jews are greedy." / "Christians are greedy." labelled race-color, validators: religion x4
     Good: the same pair labelled religion
@@ -48,6 +49,9 @@ class UnsupportedBiasType(Rule):
         if support >= ctx.settings.min_label_support * len(annotations):
             return
         counts = Counter(label for labels in annotations for label in labels)
+        top = counts.most_common(1)[0][0] if counts else None
+        if {ctx.pair.bias_type, top} <= CONFUSABLE_LABELS:
+            return  # race-color vs nationality: validators could not tell them apart
         majority = ", ".join(f"{label} ({n})" for label, n in counts.most_common(2)) or "none"
         yield Violation(
             f"bias_type {ctx.pair.bias_type} listed by {support} of {len(annotations)} validators; "

@@ -16,6 +16,9 @@ ETHNIC_GROUPS = frozenset({"race-color", "nationality", "religion"})
 #: Labels validators could not tell apart: race-color and nationality are the most confused
 #: pair of the annotations column, so neither label is wrong for the other's group words.
 CONFUSABLE_LABELS = frozenset({"race-color", "nationality"})
+#: Bias types that are usually expressed through gender words: sexual orientation ("flirting
+#: with women" / "with men") and age ("a little boy" / "a man").
+EXPRESSED_BY_GENDER = frozenset({"sexual-orientation", "age"})
 
 #: Negators that name a group together with the next word ("people with no legs").
 _GROUP_NEGATORS = frozenset({"no", "without", "non"})
@@ -44,6 +47,19 @@ def _negators(
 def _widen(dimensions: set[str], cluster: frozenset[str]) -> set[str]:
     """``dimensions`` plus all of ``cluster`` if they touch it."""
     return set(dimensions) | cluster if dimensions & cluster else set(dimensions)
+
+
+def _comparable(more: set[str], less: set[str]) -> bool:
+    """Do the groups of the two sides share a dimension (ethnic groups and a gendered age
+    contrast such as "a man" / "a child" count as shared)?"""
+    if _widen(more, ETHNIC_GROUPS) & _widen(less, ETHNIC_GROUPS):
+        return True
+    return "age" in _with_gender_expressed(more) & _with_gender_expressed(less)
+
+
+def _with_gender_expressed(dimensions: set[str]) -> set[str]:
+    """Gender words also count as the bias types usually expressed through them."""
+    return dimensions | EXPRESSED_BY_GENDER if "gender" in dimensions else dimensions
 
 
 @register
@@ -180,7 +196,14 @@ class IncommensurableGroups(Rule):
         a = ctx.alignment
         more = ctx.group_dimensions(a.modified_more)
         less = ctx.group_dimensions(a.modified_less)
-        if more and less and not _widen(more, ETHNIC_GROUPS) & _widen(less, ETHNIC_GROUPS):
+        more, less = _widen(more, ETHNIC_GROUPS), _widen(less, ETHNIC_GROUPS)
+        if (
+            more
+            and less
+            and not (
+                more & less or "age" in _with_gender_expressed(more) & _with_gender_expressed(less)
+            )
+        ):
             yield Violation(
                 f"sent_more names {', '.join(sorted(more))}, sent_less names {', '.join(sorted(less))}"
             )
@@ -208,7 +231,8 @@ class GroupOutsideBiasType(Rule):
         a = ctx.alignment
         more = ctx.group_dimensions(a.modified_more)
         less = ctx.group_dimensions(a.modified_less)
-        if more and less and ctx.pair.bias_type not in _widen(more | less, CONFUSABLE_LABELS):
+        named = _with_gender_expressed(_widen(more | less, CONFUSABLE_LABELS))
+        if more and less and ctx.pair.bias_type not in named:
             yield Violation(
                 f"changed words name {', '.join(sorted(more | less))}, not {ctx.pair.bias_type}"
             )
