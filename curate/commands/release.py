@@ -1,0 +1,255 @@
+"""``curate revise``, ``curate publish`` and ``curate diff``: from decisions to a citable release."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.text import Text
+
+from curate.commands.common import ReportFormat, config, err, handles_errors, out, print_json
+from curate.errors import UsageError
+from curate.fileio import write_text_atomic
+from curate.pairdiff import PairDiff, diff_pairs, format_summary
+from curate.recipe import load_recipe, recipe_from_options
+from curate.release import FILES
+from curate.release import publish as publish_release
+from curate.revise import CHANGES_NAME, summarize
+from curate.revise import revise as revise_pairs
+from curate.versions import CSV_NAME, read_pairs_file, resolve_version
+
+
+def register(app: typer.Typer) -> None:
+    """Add the release commands to ``app``."""
+    app.command("revise")(revise)
+    app.command("publish")(publish)
+    app.command("diff")(diff)
+
+
+@contextmanager
+def _progress(label: str) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on stderr for the autofix pass (transient; hidden when not a terminal)."""
+    with Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=err,
+        transient=True,
+    ) as progress:
+        task = progress.add_task(label, total=None)
+
+        def report(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        yield report
+
+
+def _codes(values: list[str] | None) -> tuple[str, ...]:
+    return tuple(c.strip().upper() for v in values or () for c in v.split(",") if c.strip())
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+@handles_errors
+def revise(
+    recipe: Path | None = typer.Option(
+        None,
+        "--recipe",
+        help="Release recipe, e.g. data/clean/1.0.0-auto/recipe.toml. Or give the options below.",
+    ),
+    raw: Path | None = typer.Option(
+        None,
+        "--raw",
+        help="Raw CSV to use instead of data/raw/<file>; must match the pinned SHA-256.",
+    ),
+    source: str = typer.Option(
+        "crows-pairs", "--source", help="Without --recipe: the data/raw/sources.toml entry."
+    ),
+    fix: list[str] | None = typer.Option(
+        None, "--fix", help="Without --recipe: fixable rule codes to apply, e.g. T001,T003."
+    ),
+    rounds: list[str] | None = typer.Option(
+        None,
+        "--round",
+        help="Without --recipe: apply annotations/rounds/ROUND/decisions.jsonl (repeatable).",
+    ),
+    decisions: list[Path] | None = typer.Option(
+        None,
+        "--decisions",
+        help="Without --recipe: a hand-written decisions.jsonl (a reason per entry), applied "
+        "after the rounds (repeatable).",
+    ),
+    output_dir: Path | None = typer.Option(
+        None,
+        "--output-dir",
+        "-o",
+        help="Where to write crows_pairs_revised.csv and changes.jsonl. "
+        "Default: build/revised/VERSION (or build/revised without a recipe).",
+    ),
+    fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Summary format."),
+) -> None:
+    """Apply safe autofixes, then decisions in order, to the pinned raw file.
+
+    Writes the revised pairs in the upstream CSV schema and changes.jsonl: for every changed,
+    dropped or relabelled pair, the old and new values and why (lint codes, decision, votes,
+    round). Two decisions for one pair that disagree stop the run, naming both.
+    """
+    cfg = config()
+    if recipe is not None:
+        if fix or rounds or decisions:
+            raise UsageError("give either --recipe or --fix/--round/--decisions, not both")
+        parsed = load_recipe(recipe, cfg)
+    else:
+        parsed = recipe_from_options(
+            cfg, source, _codes(fix), tuple(rounds or ()), tuple(decisions or ())
+        )
+    with _progress("autofixing") as report:
+        revision = revise_pairs(parsed, cfg, raw, report)
+    target = output_dir or cfg.output_dir / "revised" / (parsed.version or "")
+    csv_text, changes_text = revision.csv_text(), revision.changes_text()
+    write_text_atomic(target / CSV_NAME, csv_text)
+    write_text_atomic(target / CHANGES_NAME, changes_text)
+    counts = summarize(revision.changes)
+    result = {
+        "version": parsed.version,
+        "raw_pairs": len(revision.raw),
+        "pairs": len(revision.pairs),
+        **counts,
+        "decisions_read": revision.decisions_read,
+        "outputs": [_shown(target / CSV_NAME, cfg.root), _shown(target / CHANGES_NAME, cfg.root)],
+    }
+    if fmt is ReportFormat.json:
+        print_json(result)
+        return
+    kinds = counts["changes"]
+    out.print(
+        f"{len(revision.raw)} -> {len(revision.pairs)} pairs; {counts['changed_pairs']} changed "
+        f"({kinds['edited']} edited, {kinds['relabelled']} relabelled, "
+        f"{kinds['edited+relabelled']} both, {kinds['dropped']} dropped)",
+        markup=False,
+    )
+    for code, entry in counts["lint"].items():
+        out.print(
+            f"  {code} {entry['rule']}: {entry['fixes']} fixes in {entry['pairs']} pairs",
+            markup=False,
+        )
+    for action, n in counts["decisions"].items():
+        out.print(f"  decision {action}: {n} pairs", markup=False)
+    err.print(f"wrote {result['outputs'][0]} and {result['outputs'][1]}", markup=False)
+
+
+@handles_errors
+def publish(
+    version: str = typer.Argument(
+        ..., help="Semver version with a recipe in data/clean/VERSION/recipe.toml, e.g. 1.0.0-auto."
+    ),
+    raw: Path | None = typer.Option(
+        None,
+        "--raw",
+        help="Raw CSV to use instead of data/raw/<file>; must match the pinned SHA-256.",
+    ),
+    fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Summary format."),
+) -> None:
+    """Build the release data/clean/VERSION/dist/: CSV, Parquet, changes, data card, changelog,
+    manifest and SHA256SUMS.
+
+    A published version is immutable: publishing it again with a different recipe or different
+    inputs is refused; with the same inputs the files are rebuilt and must be byte-identical.
+    """
+    cfg = config()
+    with _progress(f"building {version}") as report:
+        result = publish_release(cfg, version, raw, report)
+    manifest = result.build.manifest
+    counts = manifest["counts"]
+    dist = _shown(result.dist, cfg.root)
+    if fmt is ReportFormat.json:
+        print_json(
+            {
+                "version": version,
+                "status": result.status,
+                "dist": dist,
+                "restored": list(result.restored),
+                "counts": counts,
+                "files": manifest["files"],
+            }
+        )
+        return
+    if result.status == "built":
+        message = f"{version}: built {dist}/ ({', '.join(FILES)})"
+    elif result.status == "restored":
+        message = f"{version}: restored {', '.join(result.restored)} in {dist}/ (same inputs)"
+    else:
+        message = (
+            f"{version}: already published with the same inputs; the rebuild is byte-identical, "
+            "nothing written"
+        )
+    out.print(message, markup=False)
+    out.print(
+        f"{counts['pairs']} pairs ({counts['raw_pairs']} upstream), "
+        f"{counts['changed_pairs']} changed; verify with: cd {dist} && sha256sum -c SHA256SUMS",
+        markup=False,
+    )
+
+
+def _styled(diff: PairDiff) -> Text:
+    """The text diff with colours; the [-old-]{+new+} markers stay for plain terminals."""
+    text = Text()
+    text.append(f"--- {diff.a}\n+++ {diff.b}\n", style="bold")
+    text.append(format_summary(diff) + "\n")
+    for pair in diff.dropped:
+        text.append(f"\ndropped pair {pair.pair_id} ({pair.bias_type}, {pair.direction})\n", "bold")
+        text.append(f"  - sent_more: {pair.sent_more}\n  - sent_less: {pair.sent_less}\n", "red")
+    for pair in diff.added:
+        text.append(f"\nadded pair {pair.pair_id} ({pair.bias_type}, {pair.direction})\n", "bold")
+        text.append(f"  + sent_more: {pair.sent_more}\n  + sent_less: {pair.sent_less}\n", "green")
+    for edit in diff.edited:
+        text.append(f"\nedited pair {edit.pair_id}\n", "bold")
+        for change in edit.fields:
+            text.append(f"  {change.column}: ")
+            segments = change.segments
+            if not segments:
+                text.append(f"[-{change.old}-]", "red")
+                text.append(f"{{+{change.new}+}}", "green")
+            for s in segments:
+                if s.op == "equal":
+                    text.append(s.text)
+                elif s.op == "delete":
+                    text.append(f"[-{s.text}-]", "red")
+                else:
+                    text.append(f"{{+{s.text}+}}", "green")
+            text.append("\n")
+    return text
+
+
+@handles_errors
+def diff(
+    a: str = typer.Argument(..., help="Old version: a version (1.0.0-auto), 'raw', or a file."),
+    b: str = typer.Argument(..., help="New version: a version, 'raw', or a CSV/Parquet file."),
+    fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Output format."),
+    summary_only: bool = typer.Option(
+        False, "--summary", help="Print only the counts of added, dropped and edited pairs."
+    ),
+) -> None:
+    """Pair-level diff of two versions: added, dropped and edited pairs, edits word by word.
+
+    Pairs are matched by id. Versions resolve to data/clean/VERSION/dist/crows_pairs_revised.csv;
+    'raw' is the fetched CrowS-Pairs file.
+    """
+    cfg = config()
+    old, new = resolve_version(a, cfg), resolve_version(b, cfg)
+    result = diff_pairs(read_pairs_file(old.path), read_pairs_file(new.path), old.label, new.label)
+    if fmt is ReportFormat.json:
+        print_json(result.summary() if summary_only else result.to_dict())
+        return
+    if summary_only:
+        out.print(format_summary(result), markup=False)
+        return
+    out.print(_styled(result), end="")

@@ -1,0 +1,375 @@
+"""Publish: build ``data/clean/<version>/dist/``, a versioned, immutable, checksummed release.
+
+A release is built entirely in memory from its recipe (see :mod:`curate.recipe`), then written
+to a temporary directory beside ``dist/``, checked (the CSV and Parquet load with pandas and
+pyarrow and hold the same rows; every checksum matches) and renamed into place, so a failure
+leaves nothing half-written. Outputs carry no timestamps or machine paths: the same inputs give
+the same bytes.
+
+A published version is immutable. Its ``manifest.json`` records the hashes of everything it was
+built from (raw file, canonical recipe, decision files, previous release); publishing the version
+again with different inputs is refused. With the same inputs the release is rebuilt and compared
+byte for byte: missing files are restored, identical files are left alone, and a file that would
+come out different (a different tool version, or an edited file) is refused rather than replaced.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from curate import __version__
+from curate.card import changelog_entry, render_card, render_changelog
+from curate.config import Config
+from curate.errors import CurateError, InputError
+from curate.fileio import sha256_file, write_bytes_atomic
+from curate.pairdiff import diff_pairs
+from curate.pairs import COLUMNS, Pair, read_pairs
+from curate.recipe import Recipe, load_recipe
+from curate.revise import CHANGES_NAME, ProgressCallback, Revision, revise, summarize
+from curate.versions import (
+    CSV_NAME,
+    PARQUET_COLUMNS,
+    PARQUET_NAME,
+    dist_dir,
+    pairs_to_table,
+    read_parquet_pairs,
+    recipe_path,
+    version_dir,
+)
+
+CARD_NAME = "README.md"
+CHANGELOG_NAME = "CHANGELOG.md"
+MANIFEST_NAME = "manifest.json"
+SUMS_NAME = "SHA256SUMS"
+#: Every file of a release, in the order they are listed.
+FILES = (CSV_NAME, PARQUET_NAME, CHANGES_NAME, CARD_NAME, CHANGELOG_NAME, MANIFEST_NAME, SUMS_NAME)
+DATASET_NAME = "crows-pairs-revised"
+
+
+class ReleaseError(CurateError):
+    """A release cannot be published as asked (immutability, a broken previous release)."""
+
+
+@dataclass(frozen=True)
+class Build:
+    """A release built in memory: file name -> bytes, plus what it was built from."""
+
+    version: str
+    files: dict[str, bytes]
+    manifest: dict[str, Any]
+    revision: Revision
+
+
+@dataclass(frozen=True)
+class PublishResult:
+    """What ``publish`` did: ``built`` (new), ``unchanged`` or ``restored`` (missing files)."""
+
+    version: str
+    dist: Path
+    status: str
+    build: Build
+    restored: tuple[str, ...] = field(default=())
+
+
+# -- files -----------------------------------------------------------------------------------
+
+
+def parquet_bytes(pairs: list[Pair], version: str) -> bytes:
+    """The pairs as Parquet, deterministically (fixed options, one row group, no timestamps)."""
+    import pyarrow.parquet as pq
+
+    table = pairs_to_table(pairs)
+    table = table.replace_schema_metadata(
+        {"dataset": DATASET_NAME, "version": version, "schema": "crows-pairs"}
+    )
+    buffer = io.BytesIO()
+    pq.write_table(
+        table,
+        buffer,
+        row_group_size=max(len(pairs), 1),
+        compression="zstd",
+        compression_level=9,
+        use_dictionary=True,
+        write_statistics=True,
+        version="2.6",
+        data_page_version="1.0",
+        store_schema=True,
+    )
+    return buffer.getvalue()
+
+
+def format_sums(files: dict[str, bytes]) -> str:
+    """``sha256sum`` format: ``<hex>  <name>`` per file, sorted by name."""
+    import hashlib
+
+    return "".join(
+        f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in sorted(files.items())
+    )
+
+
+def _dumps(value: Any) -> bytes:
+    return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _rule_summaries(codes: tuple[str, ...]) -> dict[str, tuple[str, str]]:
+    from curate.lint import all_rules
+
+    rules = all_rules()
+    return {c: (rules[c].name, rules[c].summary) for c in codes if c in rules}
+
+
+# -- previous versions -----------------------------------------------------------------------
+
+
+def verify_release(dist: Path) -> None:
+    """Check every file of a built release against its SHA256SUMS."""
+    sums = dist / SUMS_NAME
+    if not sums.is_file():
+        raise ReleaseError(f"{dist}: no {SUMS_NAME}; the release is incomplete")
+    for number, line in enumerate(sums.read_text(encoding="utf-8").splitlines(), 1):
+        digest, sep, name = line.partition("  ")
+        if not sep or "/" in name or not name:
+            raise ReleaseError(f"{sums}: line {number}: expected '<sha256>  <file name>'")
+        path = dist / name
+        if not path.is_file():
+            raise ReleaseError(f"{path}: missing; listed in {SUMS_NAME}")
+        if sha256_file(path) != digest:
+            raise ReleaseError(f"{path}: sha256 does not match {SUMS_NAME}; the release was edited")
+
+
+def _previous(
+    cfg: Config, recipe: Recipe, revision: Revision
+) -> tuple[str, list[Pair], str | None, dict[str, Any]]:
+    """The version to compare with: (label, pairs, its CHANGELOG text, its input record)."""
+    if recipe.previous is None:
+        source = revision.inputs["source"]
+        label = f"upstream {source['name']} (`{source['file']}`, sha256 `{source['sha256'][:12]}…`)"
+        return label, revision.raw, None, {"version": None, "source_sha256": source["sha256"]}
+    version = recipe.previous
+    dist = dist_dir(cfg, version)
+    if not (dist / MANIFEST_NAME).is_file():
+        raise ReleaseError(
+            f"previous version {version} is not built ({dist / MANIFEST_NAME} is missing); "
+            f"run `curate publish {version}` first"
+        )
+    verify_release(dist)
+    pairs = read_pairs(dist / CSV_NAME)
+    changelog = (dist / CHANGELOG_NAME).read_text(encoding="utf-8")
+    record = {"version": version, "manifest_sha256": sha256_file(dist / MANIFEST_NAME)}
+    return f"version {version}", pairs, changelog, record
+
+
+# -- build -----------------------------------------------------------------------------------
+
+
+def build_release(
+    cfg: Config,
+    version: str,
+    raw: Path | None = None,
+    progress: ProgressCallback | None = None,
+    recipe: Recipe | None = None,
+) -> Build:
+    """Build every file of ``version`` in memory from ``data/clean/<version>/recipe.toml``."""
+    import pyarrow
+
+    recipe = recipe or load_recipe(recipe_path(cfg, version), cfg, version)
+    revision = revise(recipe, cfg, raw, progress)
+    prev_label, prev_pairs, prev_changelog, prev_record = _previous(cfg, recipe, revision)
+    inputs = {**revision.inputs, "previous": prev_record}
+
+    counts = {
+        "raw_pairs": len(revision.raw),
+        "pairs": len(revision.pairs),
+        **summarize(revision.changes),
+        "decisions_read": revision.decisions_read,
+    }
+    diff = diff_pairs(prev_pairs, revision.pairs, prev_label, f"version {version}")
+    entry = changelog_entry(version, recipe.title, recipe.summary, diff)
+
+    files: dict[str, bytes] = {
+        CSV_NAME: revision.csv_text().encode("utf-8"),
+        PARQUET_NAME: parquet_bytes(revision.pairs, version),
+        CHANGES_NAME: revision.changes_text().encode("utf-8"),
+        CARD_NAME: render_card(
+            version=version,
+            recipe=recipe.canonical(),
+            inputs=inputs,
+            counts=counts,
+            rule_summaries=_rule_summaries(recipe.fixes),
+            tool_version=__version__,
+            previous_label=prev_label,
+        ).encode("utf-8"),
+        CHANGELOG_NAME: render_changelog(entry, prev_changelog).encode("utf-8"),
+    }
+    manifest = {
+        "dataset": DATASET_NAME,
+        "version": version,
+        "tool": {"name": "curate", "version": __version__, "pyarrow": pyarrow.__version__},
+        "inputs": inputs,
+        "recipe": recipe.canonical(),
+        "counts": {**counts, "against_previous": diff.summary()},
+        "files": {name: {"sha256": _sha(data), "bytes": len(data)} for name, data in files.items()},
+    }
+    files[MANIFEST_NAME] = _dumps(manifest)
+    files[SUMS_NAME] = format_sums(files).encode("utf-8")
+    return Build(version, files, manifest, revision)
+
+
+def _sha(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+# -- checks ----------------------------------------------------------------------------------
+
+
+def check_loads(csv_path: Path, parquet_path: Path, expected: list[Pair] | None = None) -> int:
+    """Load the CSV and Parquet with pandas and with pyarrow; they must hold the same rows.
+
+    Returns the number of rows. Also reads both back into pairs, which must equal ``expected``.
+    """
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+    import pyarrow.parquet as pq
+
+    text_columns = list(COLUMNS[1:])
+    frame_csv = pd.read_csv(
+        csv_path, keep_default_na=False, na_values=[], dtype=dict.fromkeys(text_columns, str)
+    )
+    frame_csv = frame_csv.rename(columns={frame_csv.columns[0]: "id"})
+    frame_parquet = pd.read_parquet(parquet_path)
+    if list(frame_csv.columns) != list(frame_parquet.columns):
+        raise ReleaseError(
+            f"{parquet_path}: columns {list(frame_parquet.columns)} differ from the CSV's"
+        )
+    for column in frame_csv.columns:
+        a, b = frame_csv[column].tolist(), frame_parquet[column].tolist()
+        if a != b:
+            row = (
+                next(i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y)
+                if len(a) == len(b)
+                else min(len(a), len(b))
+            )
+            raise ReleaseError(
+                f"{parquet_path}: pandas reads column {column!r} differently from {csv_path.name} "
+                f"(row {row})"
+            )
+
+    table_csv = pacsv.read_csv(
+        csv_path,
+        parse_options=pacsv.ParseOptions(newlines_in_values=True),
+        convert_options=pacsv.ConvertOptions(
+            column_types={"": pa.int64(), **{c: pa.string() for c in text_columns}},
+            strings_can_be_null=False,
+        ),
+    ).rename_columns(list(PARQUET_COLUMNS))
+    table_parquet = pq.read_table(parquet_path).replace_schema_metadata(None)
+    # Compare column by column: the Parquet schema also says the columns are non-null.
+    if table_csv.column_names != table_parquet.column_names or not all(
+        table_csv.column(n).equals(table_parquet.column(n)) for n in table_csv.column_names
+    ):
+        raise ReleaseError(
+            f"{parquet_path}: pyarrow reads different rows than from {csv_path.name}"
+        )
+
+    if expected is not None:
+        for path, pairs in (
+            (csv_path, read_pairs(csv_path)),
+            (parquet_path, read_parquet_pairs(parquet_path)),
+        ):
+            if pairs != expected:
+                raise ReleaseError(f"{path}: does not read back as the revised pairs")
+    return len(frame_csv)
+
+
+# -- publish ---------------------------------------------------------------------------------
+
+
+def _compare_inputs(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """Which inputs differ, named for the error message."""
+    names = []
+    for key in ("source", "recipe_sha256", "decisions", "previous"):
+        if old.get(key) != new.get(key):
+            names.append({"recipe_sha256": "recipe", "decisions": "decision files"}.get(key, key))
+    return names
+
+
+def publish(
+    cfg: Config,
+    version: str,
+    raw: Path | None = None,
+    progress: ProgressCallback | None = None,
+) -> PublishResult:
+    """Build ``version`` into ``data/clean/<version>/dist/``, honouring immutability."""
+    target = version_dir(cfg, version)
+    build = build_release(cfg, version, raw, progress)
+    dist = target / "dist"
+    manifest_path = dist / MANIFEST_NAME
+
+    if dist.exists():
+        if not manifest_path.is_file():
+            raise ReleaseError(
+                f"{dist} exists but has no {MANIFEST_NAME}; it is not a curate release, "
+                "move it away to publish"
+            )
+        try:
+            old = json.loads(manifest_path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise ReleaseError(f"{manifest_path}: not valid JSON; the release was edited") from None
+        differing = _compare_inputs(old.get("inputs", {}), build.manifest["inputs"])
+        if differing:
+            raise ReleaseError(
+                f"version {version} is already published with different inputs "
+                f"({', '.join(differing)} changed); a published version is immutable: "
+                "put the new recipe under a new version"
+            )
+        missing: list[str] = []
+        for name in FILES:
+            path = dist / name
+            if not path.is_file():
+                missing.append(name)
+            elif path.read_bytes() != build.files[name]:
+                tool = old.get("tool", {})
+                raise ReleaseError(
+                    f"{path}: rebuilding {version} from the same inputs gives different bytes "
+                    f"(published with curate {tool.get('version', '?')}, pyarrow "
+                    f"{tool.get('pyarrow', '?')}); a published version is immutable, so it is "
+                    "left as it is"
+                )
+        for name in missing:
+            write_bytes_atomic(dist / name, build.files[name])
+        if missing:
+            verify_release(dist)
+        status = "restored" if missing else "unchanged"
+        return PublishResult(version, dist, status, build, tuple(missing))
+
+    target.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".dist-", suffix=".tmp", dir=target))
+    try:
+        for name in FILES:
+            write_bytes_atomic(tmp / name, build.files[name])
+        check_loads(tmp / CSV_NAME, tmp / PARQUET_NAME, build.revision.pairs)
+        verify_release(tmp)
+        os.chmod(tmp, 0o755)
+        os.rename(tmp, dist)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return PublishResult(version, dist, "built", build)
+
+
+def read_manifest(cfg: Config, version: str) -> dict[str, Any]:
+    """The manifest of a built version."""
+    path = dist_dir(cfg, version) / MANIFEST_NAME
+    if not path.is_file():
+        raise InputError(f"{path}: no such file; run `curate publish {version}` first")
+    return json.loads(path.read_text(encoding="utf-8"))

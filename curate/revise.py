@@ -1,0 +1,421 @@
+"""Revise: raw pairs + safe lint autofixes + curation decisions -> revised pairs + change records.
+
+Order is fixed: the recipe's autofixes first, then its decision sources in recipe order. A
+decision's sentences are final (a person wrote or approved them), so they replace the autofixed
+text of the fields they set. Two decisions for one pair must agree (lead to the same pair); if
+they do not, revising stops with an error naming both sources, unless the later source is marked
+``override``, which is how an adjudication file settles a disagreement on purpose. ``undecided``
+decisions change nothing and never conflict.
+
+Every pair whose sentences or labels end up different from the raw file gets a change record
+(``changes.jsonl``), and only those::
+
+    {"pair_id": 3, "change": "edited" | "relabelled" | "edited+relabelled" | "dropped",
+     "old": {"sent_more": ...}, "new": {"sent_more": ...} | null,
+     "lint": [{"code", "rule", "field", "old", "new"}, ...],
+     "decisions": [{"source", "file", "line", "action", "round", "reason"?, "votes", "n_annotators"}]}
+
+``old``/``new`` hold the changed fields under the upstream column names (``stereo_antistereo``
+for the direction); a dropped pair keeps its id and ``old`` holds all four fields. ``lint`` lists
+the fixes whose result survives into the release (a fix whose field a decision then rewrote, or
+of a pair that was dropped, is not a reason for the final text); ``decisions`` lists the decisions
+that changed the pair (agreeing duplicates included).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from curate import sources as sources_lib
+from curate.config import Config
+from curate.decisions import ACTIONS, Decision
+from curate.errors import ChecksumError, InputError
+from curate.fileio import sha256_file
+from curate.jsonl import dumps_line
+from curate.lint import AppliedFix, LintSettings, fix_pairs
+from curate.pairs import Pair, format_pairs, read_pairs, read_text_utf8
+from curate.recipe import DecisionSource, Recipe
+
+#: Called with (pairs done, total pairs) while the autofixes run.
+ProgressCallback = Callable[[int, int], None]
+_CHUNK = 64
+#: Pair fields a revision can change, with their upstream column names.
+FIELDS: tuple[tuple[str, str], ...] = (
+    ("sent_more", "sent_more"),
+    ("sent_less", "sent_less"),
+    ("direction", "stereo_antistereo"),
+    ("bias_type", "bias_type"),
+)
+_TEXT_FIELDS = {"sent_more", "sent_less"}
+CHANGE_KINDS = ("edited", "relabelled", "edited+relabelled", "dropped")
+CHANGES_NAME = "changes.jsonl"
+
+
+class DecisionConflict(InputError):
+    """Two decisions for one pair disagree."""
+
+
+@dataclass(frozen=True)
+class SourcedDecision:
+    """A decision with the file and line it came from."""
+
+    decision: Decision
+    source: DecisionSource
+    line: int
+
+    @property
+    def where(self) -> str:
+        return f"{self.source.file or self.source.label} line {self.line}"
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.decision
+        record: dict[str, Any] = {
+            "source": self.source.label,
+            "file": self.source.file,
+            "line": self.line,
+            "action": d.action,
+            "round": d.round,
+        }
+        if d.reason is not None:
+            record["reason"] = d.reason
+        record.update(votes=d.votes, n_annotators=d.n_annotators)
+        return record
+
+
+@dataclass(frozen=True)
+class Change:
+    """What happened to one pair between the raw file and the release, and why."""
+
+    pair_id: int
+    change: str
+    old: dict[str, str]
+    new: dict[str, str] | None
+    lint: tuple[AppliedFix, ...] = ()
+    decisions: tuple[SourcedDecision, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "pair_id": self.pair_id,
+            "change": self.change,
+            "old": self.old,
+            "new": self.new,
+            "lint": [
+                {"code": f.code, "rule": f.rule, "field": f.field, "old": f.old, "new": f.new}
+                for f in self.lint
+            ],
+            "decisions": [d.to_dict() for d in self.decisions],
+        }
+
+
+@dataclass(frozen=True)
+class Revision:
+    """The outcome of a recipe: revised pairs (raw order, dropped ones removed) and changes."""
+
+    recipe: Recipe
+    source: sources_lib.Source
+    raw: list[Pair]
+    pairs: list[Pair]
+    changes: list[Change]
+    #: Decisions read from every source, per action (including keep and undecided).
+    decisions_read: dict[str, int] = field(default_factory=dict)
+    #: Hashes of everything the revision read: the raw file, the recipe, the decision files.
+    inputs: dict[str, Any] = field(default_factory=dict)
+
+    def csv_text(self) -> str:
+        return format_pairs(self.pairs)
+
+    def changes_text(self) -> str:
+        return format_changes(self.changes)
+
+
+def format_changes(changes: Sequence[Change]) -> str:
+    """changes.jsonl text: one record per changed pair, by pair id."""
+    return "".join(dumps_line(c.to_dict()) + "\n" for c in sorted(changes, key=lambda c: c.pair_id))
+
+
+def read_changes(path: Path) -> list[dict[str, Any]]:
+    """The records of a changes.jsonl file as dicts."""
+    records = []
+    for number, line in enumerate(read_text_utf8(path).splitlines(), 1):
+        if line.strip():
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise InputError(f"{path}: line {number}: not valid JSON ({exc.msg})") from None
+    return records
+
+
+# -- decisions -------------------------------------------------------------------------------
+
+
+def read_decision_source(source: DecisionSource) -> list[SourcedDecision]:
+    """Read one decision file; hand-written files need a non-empty ``reason`` per entry."""
+    path = source.path
+    if not path.is_file():
+        hint = (
+            f"; run `curate annotations tally --round {source.name}`"
+            if source.kind == "round"
+            else ""
+        )
+        raise InputError(f"{source.file or path}: no such decisions file{hint}")
+    records: list[SourcedDecision] = []
+    for number, line in enumerate(read_text_utf8(path).splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{source.file or path}: line {number}"
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{where}: not valid JSON ({exc.msg})") from None
+        if not isinstance(value, dict):
+            raise InputError(f"{where}: expected a JSON object")
+        try:
+            decision = Decision.from_dict(value)
+        except (ValueError, TypeError) as exc:
+            raise InputError(f"{where}: {exc}") from None
+        if source.hand_written and not (decision.reason or "").strip():
+            raise InputError(
+                f"{where}: pair {decision.pair_id}: a hand-written decision needs a "
+                '"reason" saying why'
+            )
+        for name in ("sent_more", "sent_less"):
+            value = getattr(decision, name)
+            if value is not None and not value.strip():
+                raise InputError(f"{where}: pair {decision.pair_id}: {name} is empty")
+        records.append(SourcedDecision(decision, source, number))
+    return records
+
+
+def apply_decision(pair: Pair, decision: Decision) -> Pair | None:
+    """The pair after ``decision`` (None when dropped)."""
+    if decision.action == "drop":
+        return None
+    if decision.action in {"keep", "undecided"}:
+        return pair
+    changes = {
+        name: getattr(decision, name)
+        for name in ("sent_more", "sent_less", "bias_type", "direction")
+        if getattr(decision, name) is not None
+    }
+    return pair.with_changes(**changes)
+
+
+def _describe(sd: SourcedDecision) -> str:
+    d = sd.decision
+    details = [
+        f"{name} {getattr(d, name)!r}"
+        for name in ("sent_more", "sent_less", "bias_type", "direction")
+        if getattr(d, name) is not None
+    ]
+    return f"{sd.where} says {d.action}" + (f" ({', '.join(details)})" if details else "")
+
+
+def resolve_decisions(
+    pairs: dict[int, Pair], sources: Sequence[tuple[DecisionSource, Sequence[SourcedDecision]]]
+) -> dict[int, list[SourcedDecision]]:
+    """The decisions that apply to each pair, checked for conflicts, in recipe order."""
+    chosen: dict[int, list[SourcedDecision]] = {}
+    outcome: dict[int, Pair | None] = {}
+    for source, decisions in sources:
+        for sd in decisions:
+            d = sd.decision
+            if d.action == "undecided":
+                continue
+            if d.pair_id not in pairs:
+                raise InputError(f"{sd.where}: pair {d.pair_id} is not in the raw file")
+            result = apply_decision(pairs[d.pair_id], d)
+            previous = chosen.get(d.pair_id)
+            if previous is None or (source.override and previous[0].source != source):
+                chosen[d.pair_id] = [sd]
+                outcome[d.pair_id] = result
+            elif result == outcome[d.pair_id]:
+                previous.append(sd)
+            else:
+                raise DecisionConflict(
+                    f"conflicting decisions for pair {d.pair_id}: {_describe(previous[0])}, "
+                    f"but {_describe(sd)}; make them agree, or mark the later source "
+                    "override = true in the recipe"
+                )
+    return chosen
+
+
+# -- revision --------------------------------------------------------------------------------
+
+
+def autofix(
+    pairs: Sequence[Pair], codes: Sequence[str], progress: ProgressCallback | None = None
+) -> tuple[list[Pair], list[AppliedFix]]:
+    """Apply the selected safe lint fixes, in chunks so a progress bar can follow."""
+    if not codes:
+        if progress:
+            progress(len(pairs), len(pairs))
+        return list(pairs), []
+    settings = LintSettings(select=tuple(codes))
+    fixed: list[Pair] = []
+    applied: list[AppliedFix] = []
+    for start in range(0, len(pairs), _CHUNK):
+        result = fix_pairs(pairs[start : start + _CHUNK], settings)
+        fixed.extend(result.pairs)
+        applied.extend(result.applied)
+        if progress:
+            progress(len(fixed), len(pairs))
+    return fixed, applied
+
+
+def _values(pair: Pair) -> dict[str, str]:
+    return {column: getattr(pair, name) for name, column in FIELDS}
+
+
+def build_change(
+    raw: Pair,
+    fixed: Pair,
+    final: Pair | None,
+    fixes: Sequence[AppliedFix],
+    decisions: Sequence[SourcedDecision],
+) -> Change | None:
+    """The change record of one pair, or None when its fields equal the raw ones."""
+    effective = tuple(sd for sd in decisions if sd.decision.action not in {"keep", "undecided"})
+    if final is None:
+        return Change(raw.pair_id, "dropped", _values(raw), None, (), effective)
+    changed = [
+        (name, column) for name, column in FIELDS if getattr(raw, name) != getattr(final, name)
+    ]
+    if not changed:
+        return None
+    edited = any(name in _TEXT_FIELDS for name, _ in changed)
+    relabelled = any(name not in _TEXT_FIELDS for name, _ in changed)
+    kind = "edited+relabelled" if edited and relabelled else "edited" if edited else "relabelled"
+    surviving = tuple(f for f in fixes if getattr(final, f.field) == getattr(fixed, f.field))
+    return Change(
+        raw.pair_id,
+        kind,
+        {column: getattr(raw, name) for name, column in changed},
+        {column: getattr(final, name) for name, column in changed},
+        surviving,
+        effective if final != fixed else (),
+    )
+
+
+def revise_pairs(
+    raw: Sequence[Pair],
+    fixes: Sequence[str] = (),
+    decision_sources: Sequence[tuple[DecisionSource, Sequence[SourcedDecision]]] = (),
+    progress: ProgressCallback | None = None,
+) -> tuple[list[Pair], list[Change]]:
+    """The pure core of :func:`revise`: revised pairs and change records, no files."""
+    fixed, applied = autofix(raw, fixes, progress)
+    by_id = {p.pair_id: p for p in fixed}
+    chosen = resolve_decisions(by_id, decision_sources)
+    fixes_of: dict[int, list[AppliedFix]] = {}
+    for f in applied:
+        fixes_of.setdefault(f.pair_id, []).append(f)
+    revised: list[Pair] = []
+    changes: list[Change] = []
+    for original, current in zip(raw, fixed, strict=True):
+        decisions = chosen.get(current.pair_id, [])
+        final = apply_decision(current, decisions[0].decision) if decisions else current
+        if final is not None:
+            revised.append(final)
+        change = build_change(
+            original, current, final, fixes_of.get(current.pair_id, []), decisions
+        )
+        if change is not None:
+            changes.append(change)
+    return revised, changes
+
+
+def raw_path(recipe: Recipe, cfg: Config, source: sources_lib.Source, raw: Path | None) -> Path:
+    """The raw file to read (``raw`` or data/raw/<file>), verified against the recipe's pin."""
+    path = Path(raw) if raw is not None else cfg.sources.parent / source.file
+    if not path.is_file():
+        hint = "" if raw is not None else f"; run `curate fetch {source.name}` first"
+        raise InputError(f"{path}: no such file{hint}")
+    digest = sha256_file(path)
+    if digest != recipe.sha256:
+        where = f" ({recipe.path})" if recipe.path else ""
+        raise ChecksumError(
+            f"{path}: sha256 {digest} does not match the recipe's pinned {recipe.sha256}{where}; "
+            f"the release must be built from the pinned {source.name} file"
+        )
+    return path
+
+
+def revise(
+    recipe: Recipe,
+    cfg: Config,
+    raw: Path | None = None,
+    progress: ProgressCallback | None = None,
+) -> Revision:
+    """Apply ``recipe``: verify and read the raw file, autofix, apply decisions."""
+    registry = sources_lib.load_sources(cfg.sources)
+    source = sources_lib.get_source(registry, recipe.source)
+    path = raw_path(recipe, cfg, source, raw)
+    raw_pairs = read_pairs(path)
+    loaded = [(src, read_decision_source(src)) for src in recipe.decisions]
+    pairs, changes = revise_pairs(raw_pairs, recipe.fixes, loaded, progress)
+    read = Counter(sd.decision.action for _, decisions in loaded for sd in decisions)
+    inputs = {
+        "source": {
+            "name": source.name,
+            "file": source.file,
+            "sha256": recipe.sha256,
+            "url": source.url,
+            "license": source.license,
+            "citation": source.citation,
+        },
+        "recipe_sha256": recipe.digest(),
+        "decisions": [
+            {"source": src.label, "file": src.file, "sha256": sha256_file(src.path)}
+            for src in recipe.decisions
+        ],
+    }
+    return Revision(
+        recipe=recipe,
+        source=source,
+        raw=raw_pairs,
+        pairs=pairs,
+        changes=changes,
+        decisions_read={a: read.get(a, 0) for a in ACTIONS},
+        inputs=inputs,
+    )
+
+
+def summarize(changes: Sequence[Change]) -> dict[str, Any]:
+    """Counts per change kind, per lint rule (pairs and fixes) and per decision action (pairs).
+
+    The data card and the manifest use exactly these numbers, so they match changes.jsonl.
+    """
+    return summarize_records([c.to_dict() for c in changes])
+
+
+def summarize_records(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """:func:`summarize` over change records as read back from changes.jsonl."""
+    kinds = Counter(r["change"] for r in records)
+    rules: dict[str, dict[str, Any]] = {}
+    for r in records:
+        for code in sorted({f["code"] for f in r["lint"]}):
+            entry = rules.setdefault(
+                code,
+                {
+                    "rule": next(f["rule"] for f in r["lint"] if f["code"] == code),
+                    "pairs": 0,
+                    "fixes": 0,
+                },
+            )
+            entry["pairs"] += 1
+        for f in r["lint"]:
+            rules[f["code"]]["fixes"] += 1
+    actions = Counter(r["decisions"][0]["action"] for r in records if r["decisions"])
+    rounds = Counter(r["decisions"][0]["source"] for r in records if r["decisions"])
+    return {
+        "changed_pairs": len(records),
+        "changes": {k: kinds.get(k, 0) for k in CHANGE_KINDS},
+        "lint": dict(sorted(rules.items())),
+        "decisions": {a: actions[a] for a in ACTIONS if actions.get(a)},
+        "decision_sources": dict(sorted(rounds.items())),
+    }
