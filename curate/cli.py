@@ -15,6 +15,8 @@ from curate import __version__
 from curate.commands import annotations as annotations_commands
 from curate.commands import data as data_commands
 from curate.commands import lint as lint_commands
+from curate.commands import release as release_commands
+from curate.commands import score as score_commands
 
 app = typer.Typer(
     name="curate",
@@ -49,6 +51,8 @@ def _root(
 data_commands.register(app)
 annotations_commands.register(app)
 lint_commands.register(app)
+release_commands.register(app)
+score_commands.register(app)
 
 
 def main() -> None:
