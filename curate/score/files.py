@@ -1,0 +1,98 @@
+"""Score outputs: the per-pair CSV (``metric.py`` columns plus ``pair_id``) and summary.json.
+
+The CSV keeps the column names of the original ``metric.py`` output, so analysis code written
+for it keeps working, and adds the stable pair id first. Floats are written with ``repr`` (the
+shortest text that reads back to the same number), so reading the CSV gives the exact scores
+and every file is byte-for-byte the same for the same inputs.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from curate.errors import InputError
+from curate.fileio import atomic_writer, write_text_atomic
+from curate.score.metrics import PairScore
+
+SCORE_COLUMNS: tuple[str, ...] = (
+    "pair_id",
+    "sent_more",
+    "sent_less",
+    "sent_more_score",
+    "sent_less_score",
+    "score",
+    "stereo_antistereo",
+    "bias_type",
+)
+
+
+def format_scores_csv(scores: Iterable[PairScore]) -> str:
+    """The per-pair CSV text (LF line endings, minimal quoting)."""
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(SCORE_COLUMNS)
+    for s in scores:
+        writer.writerow(
+            (
+                s.pair_id,
+                s.sent_more,
+                s.sent_less,
+                repr(s.sent_more_score),
+                repr(s.sent_less_score),
+                s.score,
+                s.direction,
+                s.bias_type,
+            )
+        )
+    return out.getvalue()
+
+
+def write_scores_csv(scores: Iterable[PairScore], path: Path) -> None:
+    """Write the per-pair CSV atomically."""
+    text = format_scores_csv(scores)
+    with atomic_writer(Path(path)) as handle:
+        handle.write(text)
+
+
+def read_scores_csv(path: Path | str) -> list[PairScore]:
+    """Read a per-pair scores CSV written by :func:`write_scores_csv`."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read the scores CSV ({exc})") from None
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    if tuple(reader.fieldnames or ()) != SCORE_COLUMNS:
+        raise InputError(f"{path}: line 1: expected the columns {', '.join(SCORE_COLUMNS)}")
+    scores = []
+    for row in reader:
+        try:
+            scores.append(
+                PairScore(
+                    pair_id=int(row["pair_id"]),
+                    sent_more=row["sent_more"],
+                    sent_less=row["sent_less"],
+                    sent_more_score=float(row["sent_more_score"]),
+                    sent_less_score=float(row["sent_less_score"]),
+                    direction=row["stereo_antistereo"],
+                    bias_type=row["bias_type"],
+                )
+            )
+        except (TypeError, ValueError):
+            raise InputError(
+                f"{path}: line {reader.line_num}: pair_id must be an integer and the two "
+                "scores numbers"
+            ) from None
+    return scores
+
+
+def write_summary_json(summary: Mapping[str, Any], path: Path) -> None:
+    """Write a summary as stable, indented JSON atomically."""
+    write_text_atomic(Path(path), json.dumps(summary, indent=2, ensure_ascii=False) + "\n")

@@ -1,0 +1,174 @@
+"""The score cache: hits and misses, incremental revisions, and resuming interrupted runs."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from curate.score.cache import CacheError, ScoreCache, context_key, sentence_key
+from curate.score.pll import load_model, plan_jobs, plan_pairs, score_pairs
+from tests.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir
+
+REPO = Path(__file__).resolve().parents[1]
+PAIRS = list(SAMPLE_PAIRS)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _one_thread():
+    with single_thread():
+        yield
+
+
+@pytest.fixture(scope="module")
+def lm():
+    return load_model(tiny_model_dir("bert"), device="cpu")
+
+
+def _scores(result) -> list[tuple[int, float, float]]:
+    return [(s.pair_id, s.sent_more_score, s.sent_less_score) for s in result.scores]
+
+
+def test_store_and_lookup_round_trip(tmp_path):
+    path = tmp_path / "cache.sqlite"
+    with ScoreCache(path) as cache:
+        ctx = cache.register_context({"model": "m", "dtype": "float32"}, label="tiny")
+        assert ctx == context_key({"dtype": "float32", "model": "m"})
+        key = sentence_key([101, 7, 102])
+        cache.store(ctx, [(key, 1, -2.5), (key, 2, -0.25)])
+        assert cache.lookup(ctx, [key]) == {(key, 1): -2.5, (key, 2): -0.25}
+        assert cache.lookup("other", [key]) == {}
+        assert cache.count(ctx) == cache.count() == 2
+    with ScoreCache(path) as cache:  # committed rows persist
+        assert cache.count() == 2
+        assert cache._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_sentence_key_depends_on_ids_only():
+    assert sentence_key([1, 2, 3]) == sentence_key((1, 2, 3))
+    assert sentence_key([1, 23]) != sentence_key([12, 3])
+
+
+def test_unusable_cache_files_are_clear_errors(tmp_path):
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(CacheError, match="not a usable score cache"):
+        ScoreCache(junk)
+    old = tmp_path / "old.sqlite"
+    ScoreCache(old).close()
+    with sqlite3.connect(old) as db:
+        db.execute("UPDATE meta SET value = '0' WHERE key = 'schema'")
+    with pytest.raises(CacheError, match="schema 0"):
+        ScoreCache(old)
+
+
+def test_second_run_does_no_forward_pass(lm, tmp_path):
+    path = tmp_path / "cache.sqlite"
+    first = score_pairs(PAIRS, lm, cache=path, batch_size=8)
+    assert first.stats.cache_hits == 0
+    assert first.stats.computed == first.stats.unique_jobs > 0
+    assert first.stats.batches == -(-first.stats.computed // 8)
+    seen: list[tuple[int, int]] = []
+    second = score_pairs(PAIRS, lm, cache=path, batch_size=8, progress=lambda *a: seen.append(a))
+    assert second.stats.computed == 0 and second.stats.batches == 0
+    assert second.stats.cache_hits == second.stats.forward_passes_saved == first.stats.unique_jobs
+    assert seen == [(0, 0)]
+    assert _scores(second) == _scores(first)
+    # metric.py's pass count includes jobs shared by the identical sentences of pair 6
+    assert first.stats.masked_tokens > first.stats.unique_jobs
+
+
+def test_cache_serves_a_superset_run_partially(lm, tmp_path):
+    with ScoreCache(tmp_path / "cache.sqlite") as cache:
+        part = score_pairs(PAIRS[:4], lm, cache=cache)
+        full = score_pairs(PAIRS, lm, cache=cache)
+    assert full.stats.cache_hits == part.stats.unique_jobs
+    assert full.stats.computed == full.stats.unique_jobs - part.stats.unique_jobs
+
+
+def test_revision_recomputes_only_changed_sentences(lm, tmp_path):
+    """Editing one sentence of a pair reuses every unchanged masked copy of the other."""
+    with ScoreCache(tmp_path / "cache.sqlite") as cache:
+        original = score_pairs(PAIRS, lm, cache=cache)
+        edited = PAIRS[1].with_changes(sent_less="The wealthy are really ignorant about money.")
+        revised_pairs = [edited if p.pair_id == 1 else p for p in PAIRS]
+        revised = score_pairs(revised_pairs, lm, cache=cache)
+    (plan,) = plan_pairs([edited], lm)
+    new_jobs = {(plan.less_ids, p) for p in plan.less_positions}
+    assert revised.stats.computed == len(new_jobs - set(plan_jobs(plan_pairs(PAIRS, lm))))
+    assert revised.stats.cache_hits == revised.stats.unique_jobs - revised.stats.computed
+    unchanged = [s for s in revised.scores if s.pair_id != 1]
+    assert unchanged == [s for s in original.scores if s.pair_id != 1]
+
+
+def test_dtype_and_weights_are_part_of_the_key(lm, tmp_path):
+    path = tmp_path / "cache.sqlite"
+    score_pairs(PAIRS[:2], lm, cache=path)
+    with pytest.warns(UserWarning):
+        lm16 = load_model(tiny_model_dir("bert"), device="cpu", dtype="bfloat16")
+    assert score_pairs(PAIRS[:2], lm16, cache=path).stats.cache_hits == 0
+    other = load_model(tiny_model_dir("bert", seed=1), device="cpu")
+    assert score_pairs(PAIRS[:2], other, cache=path).stats.cache_hits == 0
+    with ScoreCache(path) as cache:
+        assert cache._db.execute("SELECT COUNT(*) FROM contexts").fetchone()[0] == 3
+
+
+class _Interrupt(Exception):
+    pass
+
+
+def test_resume_after_an_exception_midway_is_identical(lm, tmp_path):
+    path = tmp_path / "cache.sqlite"
+
+    def stop_after_three_batches(done: int, total: int) -> None:
+        if done >= 3 * 8:
+            raise _Interrupt
+
+    with pytest.raises(_Interrupt):
+        score_pairs(PAIRS, lm, cache=path, batch_size=8, progress=stop_after_three_batches)
+    resumed = score_pairs(PAIRS, lm, cache=path, batch_size=8)
+    assert resumed.stats.cache_hits == 24
+    uninterrupted = score_pairs(PAIRS, lm, cache=tmp_path / "fresh.sqlite", batch_size=8)
+    assert resumed.stats.computed == uninterrupted.stats.computed - 24
+    assert _scores(resumed) == _scores(uninterrupted)  # bit for bit
+
+
+_KILLED_RUN = textwrap.dedent(
+    """
+    import os, signal, sys
+    import torch
+    torch.set_num_threads(1)
+    from curate.score.pll import load_model, score_pairs
+    from tests.tiny_models import SAMPLE_PAIRS
+
+    def kill_after_two_batches(done, total):
+        if done >= 2 * 8:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    lm = load_model(sys.argv[1], device="cpu")
+    score_pairs(SAMPLE_PAIRS, lm, cache=sys.argv[2], batch_size=8, progress=kill_after_two_batches)
+    """
+)
+
+
+def test_resume_after_kill_9_is_identical(lm, tmp_path):
+    path = tmp_path / "cache.sqlite"
+    env = {**os.environ, "PYTHONPATH": str(REPO), "OMP_NUM_THREADS": "1"}
+    run = subprocess.run(
+        [sys.executable, "-c", _KILLED_RUN, str(tiny_model_dir("bert")), str(path)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == -9, run.stderr
+    resumed = score_pairs(PAIRS, lm, cache=path, batch_size=8)
+    assert resumed.stats.cache_hits == 16
+    uninterrupted = score_pairs(PAIRS, lm, batch_size=8)
+    assert _scores(resumed) == _scores(uninterrupted)
