@@ -1,0 +1,194 @@
+"""``curate diff-report``: what a revision changed about the models' verdicts.
+
+numpy, torch, statsmodels and plotly are imported only when the command runs, so ``curate
+--help`` and ``curate lint`` stay fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from curate.commands.common import config, err, handles_errors, out
+from curate.config import Config
+from curate.errors import InputError, UsageError
+
+#: The score cache shared with ``curate score`` (same file, same ``[tool.curate.score] cache``).
+DEFAULT_CACHE = ".curate-cache/scores.sqlite"
+#: BEFORE when only AFTER is given: the fetched raw CrowS-Pairs.
+DEFAULT_BEFORE = "raw"
+
+
+def register(app: typer.Typer) -> None:
+    """Add the diff-report command to ``app``."""
+    app.command("diff-report")(diff_report)
+
+
+def _cache_path(cfg: Config, cache: Path | None, no_cache: bool) -> Path | None:
+    if no_cache:
+        return None
+    if cache is not None:
+        return cache
+    configured = cfg.section("score").get("cache", DEFAULT_CACHE)
+    if not isinstance(configured, str):
+        raise InputError(
+            f"{cfg.root / 'pyproject.toml'}: [tool.curate.score] cache must be a string"
+        )
+    return cfg.root / configured
+
+
+@handles_errors
+def diff_report(
+    versions: list[str] = typer.Argument(
+        ...,
+        metavar="[BEFORE] AFTER",
+        help=(
+            "The versions to compare: a release version (e.g. 1.0.0-auto), 'raw' or a source "
+            "name (the fetched file), or a CSV/Parquet file. With one argument, BEFORE is the "
+            "raw CrowS-Pairs."
+        ),
+        show_default=False,
+    ),
+    models: list[str] = typer.Option(
+        ...,
+        "--model",
+        "-m",
+        help="Masked LM: a local directory saved with save_pretrained or a Hugging Face hub "
+        "name. Repeat for several (a column per model).",
+    ),
+    out_dir: Path | None = typer.Option(
+        None,
+        "--out",
+        "-o",
+        help="Directory for report.json, report.md and report.html. "
+        "Default: diff-report in the output-dir of [tool.curate] (build/diff-report).",
+    ),
+    cache: Path | None = typer.Option(
+        None, "--cache", help=f"SQLite score cache. Default: {DEFAULT_CACHE} at the project root."
+    ),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write a cache."),
+    batch_size: int | None = typer.Option(
+        None, "--batch-size", min=1, help="Masked copies per forward pass (default 64)."
+    ),
+    device: str = typer.Option("auto", "--device", help="auto, cpu, cuda or mps."),
+    bootstrap: int = typer.Option(
+        2000, "--bootstrap", min=1, help="Bootstrap resamples for the confidence intervals."
+    ),
+    seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap resampling."),
+) -> None:
+    """Score two versions with each model and report what the revision changed.
+
+    Pairs are matched by id (unchanged, edited, dropped, added). For every model: the
+    CrowS-Pairs metric before and after (overall, stereo/antistereo, per bias type), the change
+    with a 95% bootstrap confidence interval (paired resampling of pairs), score flips among
+    the edited pairs, McNemar's exact test and Murphy's (2022) threshold view. Scores go
+    through the cache, so unchanged pairs cost nothing and a rerun runs no model at all.
+    """
+    if len(versions) > 2:
+        raise UsageError(f"give at most two versions (BEFORE AFTER), got {len(versions)}")
+    before_spec, after_spec = versions if len(versions) == 2 else [DEFAULT_BEFORE, versions[0]]
+    cfg = config()
+    out_dir = out_dir or cfg.output_dir / "diff-report"
+    cache_path = _cache_path(cfg, cache, no_cache)
+
+    from transformers.utils import logging as hf_logging
+
+    from curate.report.diff import Settings, Version, score_versions
+    from curate.report.render import write_report
+    from curate.versions import load_version
+
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    before = Version(before_spec, tuple(load_version(before_spec, cfg)))
+    after = Version(after_spec, tuple(load_version(after_spec, cfg)))
+    settings = Settings(bootstrap_samples=bootstrap, seed=seed)
+
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("masked tokens"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    ) as progress:
+        tasks: dict[tuple[str, str], Any] = {}
+
+        def report(model: str, version: str, done: int, total: int) -> None:
+            key = (model, version)
+            if key not in tasks:
+                tasks[key] = progress.add_task(f"scoring {model} on {version}", total=total)
+            progress.update(tasks[key], completed=done, total=total)
+
+        def loading(model: str) -> None:
+            err.print(f"loading {model}")
+
+        try:
+            result = score_versions(
+                before,
+                after,
+                models,
+                cache=cache_path,
+                batch_size=batch_size,
+                device=device,
+                settings=settings,
+                progress=report,
+                on_loading=loading,
+            )
+        except KeyboardInterrupt:
+            err.print("interrupted; finished batches are cached, so a rerun resumes from there")
+            raise typer.Exit(130) from None
+    for run in result.runs:
+        s = run.stats
+        err.print(
+            f"{run.model} on {run.version}: {s.pairs} pairs, {s.unique_jobs:,} distinct masked "
+            f"tokens: {s.cache_hits:,} from the cache, {s.computed:,} computed"
+        )
+    paths = write_report(result.data, out_dir)
+    _summary(result.data)
+    err.print(
+        f"this run computed {result.computed:,} masked tokens and took {result.cache_hits:,} "
+        "from the cache"
+    )
+    out.print("wrote " + ", ".join(str(p) for p in paths))
+
+
+def _fmt(value: float | None, sign: bool = False) -> str:
+    if value is None:
+        return "-"
+    return f"{value:+.2f}" if sign else f"{value:.2f}"
+
+
+def _summary(data: dict[str, Any]) -> None:
+    counts = data["alignment"]["counts"]
+    out.print(
+        f"{data['before']['label']} -> {data['after']['label']}: {counts['unchanged']} unchanged, "
+        f"{counts['edited']} edited, {counts['dropped']} dropped, {counts['added']} added",
+        markup=False,
+    )
+    table = Table(title_justify="left")
+    for column in ("model", "before", "after", "delta", "95% CI", "flips", "McNemar p", "saved"):
+        table.add_column(column, justify="left" if column == "model" else "right")
+    for m in data["models"]:
+        overall = m["delta"]["overall"]
+        interval = (
+            "-"
+            if overall["ci_low"] is None
+            else f"[{overall['ci_low']:+.2f}, {overall['ci_high']:+.2f}]"
+        )
+        table.add_row(
+            escape(m["label"]),
+            _fmt(m["before"]["metric_score"]),
+            _fmt(m["after"]["metric_score"]),
+            _fmt(overall["delta"], sign=True),
+            interval,
+            f"{m['flips']['count']}/{m['flips']['edited']}",
+            f"{m['mcnemar']['p_value']:.3g}",
+            f"{m['compute']['forward_passes_saved']:,}",
+        )
+    out.print(table)
