@@ -22,11 +22,12 @@ import json
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
-from label_studio_sdk.client import LabelStudio
-from label_studio_sdk.core.api_error import ApiError
+
+if TYPE_CHECKING:
+    from label_studio_sdk.core.api_error import ApiError
 
 from curate.errors import CurateError, UsageError
 
@@ -100,6 +101,9 @@ class LabelStudioClient:
             limits=httpx.Limits(max_keepalive_connections=0),
             follow_redirects=True,
         )
+        # The SDK takes ~1 s to import; only commands that talk to a server pay for it.
+        from label_studio_sdk.client import LabelStudio
+
         with self._errors("reading the API key"):
             # The trailing slash keeps a path prefix (https://host/ls/) when the SDK urljoins the
             # token-refresh endpoint for personal access tokens.
@@ -134,6 +138,8 @@ class LabelStudioClient:
 
         ``not_found`` is the sentence for a 404 answer (e.g. "project 7 does not exist").
         """
+        from label_studio_sdk.core.api_error import ApiError
+
         where = f"Label Studio at {self.url}"
         try:
             yield

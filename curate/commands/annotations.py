@@ -18,7 +18,6 @@ from rich.table import Table
 from rich.text import Text
 
 from curate.annotate import rounds
-from curate.annotate.agreement import agreement
 from curate.annotate.export import Snapshot, parse_export
 from curate.annotate.labelstudio import DEFAULT_TIMEOUT, KEY_ENV, URL_ENV, LabelStudioClient
 from curate.annotate.tasks import build_tasks, task_pair_id
@@ -326,7 +325,7 @@ def tally_command(
             "min_annotations": rule.minimum,
         },
         "decisions": summary(decisions),
-        "agreement": agreement(snapshot.answers),
+        "agreement": _agreement(snapshot.answers),
     }
     write_decisions(files.decisions, decisions)
     rounds.write_json(files.agreement, report)
@@ -394,3 +393,10 @@ def _render_tally(report: dict[str, Any], decisions: list, written: str) -> None
     )
     out.print(table)
     out.print(f"wrote {written}")
+
+
+def _agreement(answers: Any) -> dict[str, Any]:
+    """Agreement figures; statsmodels is imported here, not when the CLI starts."""
+    from curate.annotate.agreement import agreement
+
+    return agreement(answers)
