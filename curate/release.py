@@ -338,12 +338,13 @@ def publish(
             if not path.is_file():
                 missing.append(name)
             elif path.read_bytes() != build.files[name]:
-                tool = old.get("tool", {})
+                was, now = old.get("tool", {}), build.manifest["tool"]
                 raise ReleaseError(
                     f"{path}: rebuilding {version} from the same inputs gives different bytes "
-                    f"(published with curate {tool.get('version', '?')}, pyarrow "
-                    f"{tool.get('pyarrow', '?')}); a published version is immutable, so it is "
-                    "left as it is"
+                    f"(published with curate {was.get('version', '?')} and pyarrow "
+                    f"{was.get('pyarrow', '?')}, now curate {now['version']} and pyarrow "
+                    f"{now['pyarrow']}); a published version is immutable, so it is left as it "
+                    f"is (to rebuild it with this curate on purpose, remove {dist} first)"
                 )
         for name in missing:
             write_bytes_atomic(dist / name, build.files[name])
