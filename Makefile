@@ -44,6 +44,8 @@ demo: install
 	$(CURATE) stats
 	$(CURATE) lint --statistics || [ $$? -eq 1 ]
 	$(CURATE) lint --format jsonl --output build/findings.jsonl || [ $$? -eq 1 ]
+	$(CURATE) publish 1.0.0-auto
+	$(CURATE) diff raw 1.0.0-auto --summary
 
 lint: install
 	$(BIN)/ruff check .
