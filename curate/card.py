@@ -164,7 +164,7 @@ def render_card(
     """
     source = inputs["source"]
     release = recipe["release"]
-    title = release.get("title") or "CrowS-Pairs, revised"
+    title = " ".join((release.get("title") or "CrowS-Pairs, revised").split())
     n_pairs, n_raw = counts["pairs"], counts["raw_pairs"]
     changes = counts["changes"]
     lines: list[str] = [_yaml_header(version, n_pairs, source, f"{title} ({version})")]

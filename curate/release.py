@@ -252,16 +252,9 @@ def check_loads(csv_path: Path, parquet_path: Path, expected: list[Pair] | None 
             f"{parquet_path}: columns {list(frame_parquet.columns)} differ from the CSV's"
         )
     for column in frame_csv.columns:
-        a, b = frame_csv[column].tolist(), frame_parquet[column].tolist()
-        if a != b:
-            row = (
-                next(i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y)
-                if len(a) == len(b)
-                else min(len(a), len(b))
-            )
+        if frame_csv[column].tolist() != frame_parquet[column].tolist():
             raise ReleaseError(
-                f"{parquet_path}: pandas reads column {column!r} differently from {csv_path.name} "
-                f"(row {row})"
+                f"{parquet_path}: pandas reads column {column!r} differently from {csv_path.name}"
             )
 
     table_csv = pacsv.read_csv(
@@ -361,7 +354,13 @@ def publish(
         check_loads(tmp / CSV_NAME, tmp / PARQUET_NAME, build.revision.pairs)
         verify_release(tmp)
         os.chmod(tmp, 0o755)
-        os.rename(tmp, dist)
+        try:
+            os.rename(tmp, dist)
+        except OSError:
+            raise ReleaseError(
+                f"{dist} appeared while {version} was being built (another publish?); "
+                "run the command again to check it"
+            ) from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

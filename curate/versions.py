@@ -17,7 +17,7 @@ import csv
 import functools
 import io
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -228,7 +228,3 @@ def load_version(spec: str | Path, cfg: Config | None = None) -> list[Pair]:
 
     resolved = resolve_version(str(spec), cfg or load_config())
     return read_pairs_file(resolved.path)
-
-
-def sorted_ids(pairs: Sequence[Pair]) -> list[int]:
-    return sorted(p.pair_id for p in pairs)
