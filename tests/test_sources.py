@@ -29,6 +29,12 @@ def _source(payload: bytes = PAYLOAD, url: str = "http://127.0.0.1:9/x.csv") -> 
     )
 
 
+@pytest.fixture(autouse=True)
+def _no_mirror(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CI sets $CURATE_DATA_MIRROR; these tests choose their origin themselves."""
+    monkeypatch.delenv(sources.MIRROR_ENV, raising=False)
+
+
 @pytest.fixture
 def http_server(tmp_path: Path) -> Iterator[str]:
     """A loopback HTTP server serving tmp_path/www."""
