@@ -119,14 +119,20 @@ def diff_report(
     ) as progress:
         tasks: dict[tuple[str, str], Any] = {}
 
+        def done_loading() -> None:
+            if ("", "loading") in tasks:
+                progress.remove_task(tasks.pop(("", "loading")))
+
         def report(model: str, version: str, done: int, total: int) -> None:
+            done_loading()
             key = (model, version)
             if key not in tasks:
                 tasks[key] = progress.add_task(f"scoring {model} on {version}", total=total)
             progress.update(tasks[key], completed=done, total=total)
 
         def loading(model: str) -> None:
-            err.print(f"loading {model}")
+            done_loading()
+            tasks[("", "loading")] = progress.add_task(f"loading {model}", total=None)
 
         try:
             result = score_versions(

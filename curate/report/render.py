@@ -397,6 +397,39 @@ def overview_figures(data: dict[str, Any]) -> list[str]:
     return [_figure_html(bars, "fig-overview"), _figure_html(delta, "fig-delta", 360)]
 
 
+def bias_type_delta_figure(data: dict[str, Any]) -> str:
+    """The change of the metric per bias type, a bar per model, with confidence intervals."""
+    import plotly.graph_objects as go
+
+    types = _all_bias_types(data)
+    traces = []
+    for model in data["models"]:
+        rows = [model["delta"]["overall"]] + [_bias_rows(model).get(t, {}) for t in types]
+        traces.append(
+            go.Bar(
+                name=esc(model["label"]),
+                x=["overall", *(esc(t) for t in types)],
+                y=[r.get("delta") for r in rows],
+                error_y={
+                    "type": "data",
+                    "symmetric": False,
+                    "array": [_gap(r.get("ci_high"), r.get("delta")) for r in rows],
+                    "arrayminus": [_gap(r.get("delta"), r.get("ci_low")) for r in rows],
+                },
+            )
+        )
+    figure = go.Figure(
+        traces,
+        layout=_layout(
+            f"Δ metric by bias type (after − before), {confidence_percent(data)} bootstrap CI",
+            barmode="group",
+            yaxis={"title": {"text": "Δ percentage points"}},
+        ),
+    )
+    figure.add_hline(y=0, line_color="#555")
+    return _figure_html(figure, "fig-delta-types")
+
+
 def _gap(a: float | None, b: float | None) -> float | None:
     return None if a is None or b is None else a - b
 
@@ -670,6 +703,7 @@ def render_html(data: dict[str, Any]) -> str:
             "<h2>Metric by bias type</h2>",
             f'<p class="note">before → after (Δ [{level} CI])</p>',
             _html_table(["bias type", *names], rows),
+            bias_type_delta_figure(data),
         ]
     for i, model in enumerate(models):
         figures = model_figures(data, i)
