@@ -84,6 +84,8 @@ def test_two_models_json_format_and_options(project, tmp_path):
         "--no-cache",
         "--batch-size",
         "5",
+        "--threads",
+        "2",
         "--threshold",
         "1",
         "--format",

@@ -99,6 +99,16 @@ def test_batch_size_does_not_change_scores(models):
     assert many.stats.batches == 1
 
 
+def test_worker_threads_do_not_change_a_single_bit(models):
+    lm = load_model(models["albert"], device="cpu")
+    one = score_pairs(SAMPLE_PAIRS, lm, batch_size=8, threads=1)
+    two = score_pairs(SAMPLE_PAIRS, lm, batch_size=8, threads=2)
+    assert one.scores == two.scores
+    assert torch.get_num_threads() == 1  # restored after the run (the module runs on one)
+    with pytest.raises(UsageError, match="threads"):
+        score_pairs(SAMPLE_PAIRS[:1], lm, threads=0)
+
+
 def test_model_accepts_a_name_and_reports_provenance(models):
     result = score_pairs(SAMPLE_PAIRS[:2], str(models["albert"]), device="cpu")
     assert result.model == str(models["albert"])

@@ -106,7 +106,10 @@ def score(
         "Default: <output-dir>/score/<data file stem>.",
     ),
     batch_size: int | None = typer.Option(
-        None, "--batch-size", min=1, help="Masked copies per forward pass (default 64)."
+        None, "--batch-size", min=1, help="Masked copies per forward pass (default 32)."
+    ),
+    threads: int | None = typer.Option(
+        None, "--threads", min=1, help="CPU worker threads (default: as many as torch uses)."
     ),
     device: Device = typer.Option(Device.auto, "--device", help="auto: CUDA, MPS, else CPU."),
     dtype: DType = typer.Option(
@@ -199,6 +202,7 @@ def score(
                     cache=store,
                     batch_size=batch_size or DEFAULT_BATCH_SIZE,
                     progress=report,
+                    threads=threads,
                 )
             stats = result.stats
             err.print(

@@ -17,7 +17,9 @@ position. Here the same numbers come much faster:
 * the base model runs on the batch and the LM head (transform + vocabulary projection) runs
   only at the masked position of each copy, instead of at every position. The split is checked
   against the full model on a probe input when the model loads; a model whose head cannot be
-  split that way falls back to full logits (same numbers, slower).
+  split that way falls back to full logits (same numbers, slower);
+* on a CPU, each thread runs whole batches single-threaded (:func:`run_batches`) rather than
+  splitting every operation across threads.
 
 Each finished batch is committed to the cache before the next starts, so an interrupted run
 resumes where it stopped; the remaining jobs then form exactly the batches the uninterrupted
@@ -28,10 +30,13 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import itertools
 import json
 import time
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,9 +50,10 @@ from curate.score.metrics import PairScore
 
 #: Identifies the algorithm in cache keys and outputs; bump it if the numbers would change.
 METHOD = "crows-pairs-pll/1"
-#: Masked copies per forward pass. 64 copies of a CrowS-Pairs sentence (~16 tokens) make ~1,000
-#: rows per matrix product, which keeps a CPU's GEMM near its peak; see benchmarks/bench_pll.py.
-DEFAULT_BATCH_SIZE = 64
+#: Masked copies per forward pass. 32 copies of a CrowS-Pairs sentence (~16 tokens) make ~500
+#: rows per matrix product: enough for a CPU core's GEMM to run near its peak while the
+#: activations stay in cache (64 and 128 measured slower on one core; benchmarks/bench_pll.py).
+DEFAULT_BATCH_SIZE = 32
 DTYPES: dict[str, torch.dtype] = {"float32": torch.float32, "bfloat16": torch.bfloat16}
 DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda", "mps")
 #: Measured with benchmarks/bench_pll.py on a random BERT-base: see README "Scoring".
@@ -472,6 +478,46 @@ def score_batch(lm: MaskedLM, batch: Sequence[Job]) -> list[float]:
     return chosen.cpu().tolist()
 
 
+def run_batches(
+    lm: MaskedLM, batches: Sequence[Sequence[Job]], threads: int | None = None
+) -> Iterator[tuple[Sequence[Job], list[float]]]:
+    """Score the batches, yielding ``(batch, logprobs)`` in order.
+
+    On a CPU, ``threads`` workers each run whole batches on one thread, instead of every
+    matrix product being split across threads: the many small operations between the matrix
+    products (normalisation, activation, attention) then need no synchronisation, which is
+    measurably faster on a few cores and degrades gracefully when another process takes one.
+    As a bonus every batch is computed by the same single-threaded kernels whatever the number
+    of workers, so the numbers do not depend on it. Results are yielded in batch order, so the
+    committed batches always form a prefix (at most ``threads`` batches are in flight).
+    """
+    workers = threads if threads is not None else torch.get_num_threads()
+    if workers < 1:
+        raise UsageError(f"threads must be at least 1, got {workers}")
+    before = torch.get_num_threads()
+    if lm.device.type != "cpu":
+        for batch in batches:
+            yield batch, score_batch(lm, batch)
+        return
+    torch.set_num_threads(1)
+    pool = ThreadPoolExecutor(workers, initializer=torch.set_num_threads, initargs=(1,))
+    try:
+        pending: deque[tuple[Sequence[Job], Future[list[float]]]] = deque()
+        upcoming = iter(batches)
+        for batch in itertools.islice(upcoming, workers):
+            pending.append((batch, pool.submit(score_batch, lm, batch)))
+        while pending:
+            batch, future = pending.popleft()
+            logprobs = future.result()
+            following = next(upcoming, None)
+            if following is not None:
+                pending.append((following, pool.submit(score_batch, lm, following)))
+            yield batch, logprobs
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        torch.set_num_threads(before)
+
+
 def score_pairs(
     pairs: Iterable[Pair],
     model: MaskedLM | str | Path,
@@ -482,6 +528,7 @@ def score_pairs(
     dtype: str = "float32",
     lowercase: bool | None = None,
     progress: ProgressCallback | None = None,
+    threads: int | None = None,
 ) -> ScoreResult:
     """Score every pair with the CrowS-Pairs pseudo-log-likelihood of a masked LM.
 
@@ -489,7 +536,9 @@ def score_pairs(
     datasets) or a name or path to load with ``device``, ``dtype`` and ``lowercase``. ``cache``
     is an open :class:`ScoreCache`, a path to one, or ``None`` for no persistent cache.
     ``progress(done, total)`` is called before the first batch and after every committed
-    batch; an exception it raises stops the run with the finished batches cached.
+    batch; an exception it raises stops the run with the finished batches cached. ``threads``
+    is the number of CPU workers (default: ``torch.get_num_threads()``), see
+    :func:`run_batches`.
     """
     pairs = list(pairs)
     lm = (
@@ -519,8 +568,7 @@ def score_pairs(
         done = 0
         if progress is not None:
             progress(0, len(missing))
-        for batch in batches:
-            logprobs = score_batch(lm, batch)
+        for batch, logprobs in run_batches(lm, batches, threads):
             store.store(
                 context,
                 [(keys[ids], pos, lp) for (ids, pos), lp in zip(batch, logprobs, strict=True)],
