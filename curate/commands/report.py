@@ -96,14 +96,17 @@ def diff_report(
     out_dir = out_dir or cfg.output_dir / "diff-report"
     cache_path = _cache_path(cfg, cache, no_cache)
 
+    from huggingface_hub.utils import logging as hub_logging
     from transformers.utils import logging as hf_logging
 
     from curate.report.diff import Settings, Version, score_versions
     from curate.report.render import write_report
     from curate.versions import load_version
 
+    # Errors reach the user as one sentence; the hub client's retry chatter would bury it.
     hf_logging.set_verbosity_error()
     hf_logging.disable_progress_bar()
+    hub_logging.set_verbosity_error()
     before = Version(before_spec, tuple(load_version(before_spec, cfg)))
     after = Version(after_spec, tuple(load_version(after_spec, cfg)))
     settings = Settings(bootstrap_samples=bootstrap, seed=seed)
@@ -179,7 +182,8 @@ def _summary(data: dict[str, Any]) -> None:
     )
     table = Table(title_justify="left")
     for column in ("model", "before", "after", "delta", "95% CI", "flips", "McNemar p", "saved"):
-        table.add_column(column, justify="left" if column == "model" else "right")
+        numeric = column != "model"
+        table.add_column(column, justify="right" if numeric else "left", no_wrap=numeric)
     for m in data["models"]:
         overall = m["delta"]["overall"]
         interval = (
