@@ -76,6 +76,9 @@ def diff_report(
         None, "--batch-size", min=1, help="Masked copies per forward pass (default 64)."
     ),
     device: str = typer.Option("auto", "--device", help="auto, cpu, cuda or mps."),
+    threads: int | None = typer.Option(
+        None, "--threads", min=1, help="CPU worker threads (default: as many as torch uses)."
+    ),
     bootstrap: int = typer.Option(
         2000, "--bootstrap", min=1, help="Bootstrap resamples for the confidence intervals."
     ),
@@ -145,6 +148,7 @@ def diff_report(
                 cache=cache_path,
                 batch_size=batch_size,
                 device=device,
+                threads=threads,
                 settings=settings,
                 progress=report,
                 on_loading=loading,

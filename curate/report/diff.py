@@ -544,6 +544,7 @@ def score_versions(
     cache: ScoreCache | Path | str | None = None,
     batch_size: int | None = None,
     device: str = "auto",
+    threads: int | None = None,
     settings: Settings = Settings(),
     progress: Progress | None = None,
     on_loading: Callable[[str], None] | None = None,
@@ -584,6 +585,7 @@ def score_versions(
                     cache=store,
                     batch_size=batch_size or DEFAULT_BATCH_SIZE,
                     progress=report,
+                    threads=threads,
                 )
                 runs.append(RunStats(label, version.label, result.stats))
                 results.append(result)
