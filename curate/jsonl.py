@@ -30,19 +30,31 @@ def write_jsonl(path: Path, records: Iterable[dict[str, Any]]) -> None:
             handle.write(dumps_line(record) + "\n")
 
 
-def read_jsonl(path: Path, parse: Callable[[dict[str, Any]], T]) -> list[T]:
-    """Read a JSON-lines file; ``parse`` turns a dict into a record or raises ValueError."""
+def read_jsonl_objects(path: Path, name: str | None = None) -> list[tuple[int, dict[str, Any]]]:
+    """The JSON objects of a JSON-lines file with their line numbers (blank lines skipped).
+
+    ``name`` is how errors refer to the file (default: its path).
+    """
     path = Path(path)
-    records: list[T] = []
+    label = name or str(path)
+    objects: list[tuple[int, dict[str, Any]]] = []
     for number, line in enumerate(read_text_utf8(path).splitlines(), start=1):
         if not line.strip():
             continue
         try:
             value = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise InputError(f"{path}: line {number}: not valid JSON ({exc.msg})") from None
+            raise InputError(f"{label}: line {number}: not valid JSON ({exc.msg})") from None
         if not isinstance(value, dict):
-            raise InputError(f"{path}: line {number}: expected a JSON object")
+            raise InputError(f"{label}: line {number}: expected a JSON object")
+        objects.append((number, value))
+    return objects
+
+
+def read_jsonl(path: Path, parse: Callable[[dict[str, Any]], T]) -> list[T]:
+    """Read a JSON-lines file; ``parse`` turns a dict into a record or raises ValueError."""
+    records: list[T] = []
+    for number, value in read_jsonl_objects(path):
         try:
             records.append(parse(value))
         except (ValueError, TypeError, KeyError) as exc:

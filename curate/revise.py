@@ -24,7 +24,6 @@ that changed the pair (agreeing duplicates included).
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -36,9 +35,9 @@ from curate.config import Config
 from curate.decisions import ACTIONS, Decision
 from curate.errors import ChecksumError, InputError
 from curate.fileio import sha256_file
-from curate.jsonl import dumps_line
+from curate.jsonl import dumps_line, read_jsonl_objects
 from curate.lint import AppliedFix, LintSettings, fix_pairs
-from curate.pairs import Pair, format_pairs, read_pairs, read_text_utf8
+from curate.pairs import Pair, format_pairs, read_pairs
 from curate.recipe import DecisionSource, Recipe
 
 #: Called with (pairs done, total pairs) while the autofixes run.
@@ -140,14 +139,7 @@ def format_changes(changes: Sequence[Change]) -> str:
 
 def read_changes(path: Path) -> list[dict[str, Any]]:
     """The records of a changes.jsonl file as dicts."""
-    records = []
-    for number, line in enumerate(read_text_utf8(path).splitlines(), 1):
-        if line.strip():
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{path}: line {number}: not valid JSON ({exc.msg})") from None
-    return records
+    return [record for _, record in read_jsonl_objects(path)]
 
 
 # -- decisions -------------------------------------------------------------------------------
@@ -164,16 +156,8 @@ def read_decision_source(source: DecisionSource) -> list[SourcedDecision]:
         )
         raise InputError(f"{source.file or path}: no such decisions file{hint}")
     records: list[SourcedDecision] = []
-    for number, line in enumerate(read_text_utf8(path).splitlines(), 1):
-        if not line.strip():
-            continue
+    for number, value in read_jsonl_objects(path, str(source.file or path)):
         where = f"{source.file or path}: line {number}"
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{where}: not valid JSON ({exc.msg})") from None
-        if not isinstance(value, dict):
-            raise InputError(f"{where}: expected a JSON object")
         try:
             decision = Decision.from_dict(value)
         except (ValueError, TypeError) as exc:
