@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from curate.pairs import Pair
+from curate.pairs import Pair, match_by_id
 from curate.versions import pair_cells
 
 _PIECES = re.compile(r"\s+|[\w'’]+|[^\w\s]", re.UNICODE)
@@ -160,23 +160,22 @@ def diff_pairs(
     a: Sequence[Pair], b: Sequence[Pair], a_label: str = "a", b_label: str = "b"
 ) -> PairDiff:
     """Match pairs by id and report what ``b`` added, dropped and edited relative to ``a``."""
-    old = {p.pair_id: p for p in a}
-    new = {p.pair_id: p for p in b}
+    match = match_by_id(a, b)
     edited: list[PairEdit] = []
-    for pair_id in sorted(old.keys() & new.keys()):
-        before, after = _cells(old[pair_id]), _cells(new[pair_id])
+    for old, new in match.shared:
+        before, after = _cells(old), _cells(new)
         fields = tuple(
             FieldChange(c, before[c], after[c]) for c in COLUMNS if before[c] != after[c]
         )
         if fields:
-            edited.append(PairEdit(pair_id, fields))
+            edited.append(PairEdit(old.pair_id, fields))
     return PairDiff(
         a=a_label,
         b=b_label,
-        a_pairs=len(old),
-        b_pairs=len(new),
-        added=tuple(new[i] for i in sorted(new.keys() - old.keys())),
-        dropped=tuple(old[i] for i in sorted(old.keys() - new.keys())),
+        a_pairs=len(match.shared) + len(match.dropped),
+        b_pairs=len(match.shared) + len(match.added),
+        added=match.added,
+        dropped=match.dropped,
         edited=tuple(edited),
     )
 

@@ -79,6 +79,28 @@ class Pair:
         return self.sent_less if self.direction == "stereo" else self.sent_more
 
 
+@dataclass(frozen=True)
+class PairMatch:
+    """Two versions of a dataset matched by pair id (ids never change across versions)."""
+
+    #: (before, after) for every id in both versions, in id order.
+    shared: tuple[tuple[Pair, Pair], ...]
+    #: Pairs only in the first version, and only in the second, in id order.
+    dropped: tuple[Pair, ...]
+    added: tuple[Pair, ...]
+
+
+def match_by_id(before: Sequence[Pair], after: Sequence[Pair]) -> PairMatch:
+    """Match the pairs of two versions by id."""
+    old = {p.pair_id: p for p in before}
+    new = {p.pair_id: p for p in after}
+    return PairMatch(
+        shared=tuple((old[i], new[i]) for i in sorted(old.keys() & new.keys())),
+        dropped=tuple(old[i] for i in sorted(old.keys() - new.keys())),
+        added=tuple(new[i] for i in sorted(new.keys() - old.keys())),
+    )
+
+
 class _RowError(ValueError):
     """A problem with one cell; the reader adds file and line."""
 

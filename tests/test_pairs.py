@@ -179,3 +179,14 @@ def test_any_pairs_round_trip(rows) -> None:
     text = format_pairs(pairs)
     assert parse_pairs(text) == pairs
     assert format_pairs(parse_pairs(text)) == text
+
+
+def test_match_by_id() -> None:
+    from curate.pairs import match_by_id
+
+    a = [Pair(i, f"A {i}.", f"B {i}.", "stereo", "age") for i in (3, 1, 2)]
+    b = [Pair(i, f"A {i}.", f"B {i}.", "stereo", "age") for i in (4, 2, 1)]
+    match = match_by_id(a, b)
+    assert [(x.pair_id, y.pair_id) for x, y in match.shared] == [(1, 1), (2, 2)]
+    assert [p.pair_id for p in match.dropped] == [3]
+    assert [p.pair_id for p in match.added] == [4]

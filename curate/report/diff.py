@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from curate.pairs import BIAS_TYPES, DIRECTIONS, Pair
+from curate.pairs import BIAS_TYPES, DIRECTIONS, Pair, match_by_id
 from curate.score.metrics import PairScore, summarize
 
 if TYPE_CHECKING:
@@ -156,22 +156,20 @@ def pair_text(pair: Pair) -> dict[str, str]:
 
 def align_versions(before: Sequence[Pair], after: Sequence[Pair]) -> VersionAlignment:
     """Classify every pair id as unchanged, edited (which fields), dropped or added."""
-    old = {p.pair_id: p for p in before}
-    new = {p.pair_id: p for p in after}
+    match = match_by_id(before, after)
     unchanged: list[int] = []
     edited: list[EditedPair] = []
-    for pair_id in sorted(old.keys() & new.keys()):
-        a, b = old[pair_id], new[pair_id]
+    for a, b in match.shared:
         fields = tuple(f for f in PAIR_FIELDS if getattr(a, f) != getattr(b, f))
         if fields:
             edited.append(EditedPair(a, b, fields))
         else:
-            unchanged.append(pair_id)
+            unchanged.append(a.pair_id)
     return VersionAlignment(
         unchanged=tuple(unchanged),
         edited=tuple(edited),
-        dropped=tuple(sorted(old.keys() - new.keys())),
-        added=tuple(sorted(new.keys() - old.keys())),
+        dropped=tuple(p.pair_id for p in match.dropped),
+        added=tuple(p.pair_id for p in match.added),
     )
 
 
