@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from curate.score.cache import CacheError, ScoreCache, context_key, sentence_key
-from curate.score.pll import load_model, plan_jobs, plan_pairs, score_pairs
+from curate.score.pll import batch_jobs, load_model, plan_jobs, plan_pairs, score_pairs
 from tests.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir
 
 REPO = Path(__file__).resolve().parents[1]
@@ -28,6 +28,12 @@ def _one_thread():
 @pytest.fixture(scope="module")
 def lm():
     return load_model(tiny_model_dir("bert"), device="cpu")
+
+
+def _first_batches(lm, count: int) -> int:
+    """Jobs in the first ``count`` batches of size 8 of a fresh run over PAIRS."""
+    batches = batch_jobs(plan_jobs(plan_pairs(PAIRS, lm)), 8)
+    return sum(len(b) for b in batches[:count])
 
 
 def _scores(result) -> list[tuple[int, float, float]]:
@@ -72,7 +78,7 @@ def test_second_run_does_no_forward_pass(lm, tmp_path):
     first = score_pairs(PAIRS, lm, cache=path, batch_size=8)
     assert first.stats.cache_hits == 0
     assert first.stats.computed == first.stats.unique_jobs > 0
-    assert first.stats.batches == -(-first.stats.computed // 8)
+    assert first.stats.batches == len(batch_jobs(plan_jobs(plan_pairs(PAIRS, lm)), 8))
     seen: list[tuple[int, int]] = []
     second = score_pairs(PAIRS, lm, cache=path, batch_size=8, progress=lambda *a: seen.append(a))
     assert second.stats.computed == 0 and second.stats.batches == 0
@@ -125,16 +131,19 @@ class _Interrupt(Exception):
 def test_resume_after_an_exception_midway_is_identical(lm, tmp_path):
     path = tmp_path / "cache.sqlite"
 
+    calls = []
+
     def stop_after_three_batches(done: int, total: int) -> None:
-        if done >= 3 * 8:
+        calls.append(done)
+        if len(calls) == 4:  # called once before the first batch, then after each
             raise _Interrupt
 
     with pytest.raises(_Interrupt):
         score_pairs(PAIRS, lm, cache=path, batch_size=8, progress=stop_after_three_batches)
     resumed = score_pairs(PAIRS, lm, cache=path, batch_size=8)
-    assert resumed.stats.cache_hits == 24
+    assert resumed.stats.cache_hits == calls[-1] == _first_batches(lm, 3)
     uninterrupted = score_pairs(PAIRS, lm, cache=tmp_path / "fresh.sqlite", batch_size=8)
-    assert resumed.stats.computed == uninterrupted.stats.computed - 24
+    assert resumed.stats.computed == uninterrupted.stats.computed - calls[-1]
     assert _scores(resumed) == _scores(uninterrupted)  # bit for bit
 
 
@@ -146,8 +155,11 @@ _KILLED_RUN = textwrap.dedent(
     from curate.score.pll import load_model, score_pairs
     from tests.tiny_models import SAMPLE_PAIRS
 
+    calls = []
+
     def kill_after_two_batches(done, total):
-        if done >= 2 * 8:
+        calls.append(done)
+        if len(calls) == 3:  # called once before the first batch, then after each
             os.kill(os.getpid(), signal.SIGKILL)
 
     lm = load_model(sys.argv[1], device="cpu")
@@ -169,6 +181,6 @@ def test_resume_after_kill_9_is_identical(lm, tmp_path):
     )
     assert run.returncode == -9, run.stderr
     resumed = score_pairs(PAIRS, lm, cache=path, batch_size=8)
-    assert resumed.stats.cache_hits == 16
+    assert resumed.stats.cache_hits == _first_batches(lm, 2)
     uninterrupted = score_pairs(PAIRS, lm, batch_size=8)
     assert _scores(resumed) == _scores(uninterrupted)

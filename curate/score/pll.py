@@ -54,6 +54,9 @@ METHOD = "crows-pairs-pll/1"
 #: rows per matrix product: enough for a CPU core's GEMM to run near its peak while the
 #: activations stay in cache (64 and 128 measured slower on one core; benchmarks/bench_pll.py).
 DEFAULT_BATCH_SIZE = 32
+#: Largest share of a batch's rows that may be padding: padding costs as much as real rows,
+#: while splitting a batch only shrinks it (CrowS-Pairs: almost every batch has one length).
+MAX_PADDING = 0.1
 DTYPES: dict[str, torch.dtype] = {"float32": torch.float32, "bfloat16": torch.bfloat16}
 DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda", "mps")
 #: Measured with benchmarks/bench_pll.py on a random BERT-base: see README "Scoring".
@@ -435,12 +438,30 @@ def plan_jobs(plans: Iterable[PairPlan]) -> list[Job]:
     return sorted(jobs, key=lambda job: (-len(job[0]), job[0], job[1]))
 
 
-def batch_jobs(jobs: Sequence[Job], batch_size: int) -> list[list[Job]]:
-    """Consecutive slices of the (length-sorted) jobs; a prefix of batches stays a prefix."""
+def batch_jobs(
+    jobs: Sequence[Job], batch_size: int, max_padding: float = MAX_PADDING
+) -> list[list[Job]]:
+    """Cut the jobs, sorted longest first, into batches of at most ``batch_size``.
+
+    A batch also ends before a job shorter than ``1 - max_padding`` times its first (longest)
+    job, so at most that share of a batch's rows is padding. Batches are formed greedily from
+    the front, so the batches after any prefix of batches are the same whether or not the
+    prefix is still to run: what makes a resumed run identical to an uninterrupted one.
+    """
     if batch_size < 1:
         raise UsageError(f"batch size must be at least 1, got {batch_size}")
     ordered = sorted(jobs, key=lambda job: (-len(job[0]), job[0], job[1]))
-    return [ordered[i : i + batch_size] for i in range(0, len(ordered), batch_size)]
+    batches: list[list[Job]] = []
+    for job in ordered:
+        if (
+            batches
+            and len(batches[-1]) < batch_size
+            and len(job[0]) >= (1.0 - max_padding) * len(batches[-1][0][0])
+        ):
+            batches[-1].append(job)
+        else:
+            batches.append([job])
+    return batches
 
 
 # --------------------------------------------------------------------------- scoring
