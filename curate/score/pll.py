@@ -59,10 +59,11 @@ DEFAULT_BATCH_SIZE = 32
 MAX_PADDING = 0.1
 DTYPES: dict[str, torch.dtype] = {"float32": torch.float32, "bfloat16": torch.bfloat16}
 DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda", "mps")
-#: Measured with benchmarks/bench_pll.py on a random BERT-base: see README "Scoring".
+#: Measured with benchmarks/bench_pll.py --bf16 on a random BERT-base: see README "Scoring".
 BF16_WARNING = (
-    "bfloat16 is faster but moves sentence scores (by up to ~0.08 on a BERT-base) and can flip "
-    "pair verdicts; use float32 (the default) for the metric"
+    "bfloat16 moves sentence scores (by up to 0.07 on a BERT-base, flipping 4 of 40 pair "
+    "verdicts) and is only faster on hardware with bfloat16 matrix units (on an AVX2-only CPU "
+    "it was 8x slower); use float32, the default, for the metric"
 )
 
 #: Config keys that do not change the numbers (paths, versions, loading details).
