@@ -103,22 +103,41 @@ class Alignment:
 
 
 def _import_spacy_without_torch() -> ModuleType:
-    """Import spaCy without letting thinc import torch.
+    """Import spaCy without the parts a rule-based tokenizer never uses.
 
-    thinc (spaCy's ML layer) imports torch when it is installed, which costs ~1.4 s of start-up
-    that the rule-based tokenizer never uses; ``curate lint`` must lint CrowS-Pairs in under 2 s.
-    While spaCy is imported, ``torch`` is made unimportable; afterwards the block is lifted, so
-    the scorer imports torch normally. If torch is already loaded, spaCy simply sees it.
+    ``curate lint`` must lint CrowS-Pairs in under 2 s including start-up, and importing spaCy
+    is most of that. Two of its imports are pure overhead here:
+
+    - thinc (spaCy's ML layer) imports torch when it is installed (~1.4 s). While spaCy is
+      imported, ``torch`` is made unimportable; afterwards the block is lifted, so the scorer
+      imports torch normally. If torch is already loaded, spaCy simply sees it.
+    - ``spacy/__init__`` imports ``spacy.cli`` (download, train, ... ~0.25 s) only to re-export
+      ``spacy.info``. A placeholder module stands in during the import and is removed after,
+      so a later ``import spacy.cli`` loads the real one.
     """
-    blocked = "torch" not in sys.modules
-    if blocked:
-        sys.modules["torch"] = None  # type: ignore[assignment]
+    placeholders: dict[str, ModuleType | None] = {}
+    if "torch" not in sys.modules:
+        placeholders["torch"] = None
+    if "spacy.cli" not in sys.modules:
+        cli, info = ModuleType("spacy.cli"), ModuleType("spacy.cli.info")
+        info.info = _spacy_info  # type: ignore[attr-defined]
+        cli.info = info  # type: ignore[attr-defined]
+        placeholders.update({"spacy.cli": cli, "spacy.cli.info": info})
+    sys.modules.update(placeholders)  # type: ignore[arg-type]
     try:
         import spacy
     finally:
-        if blocked and sys.modules.get("torch") is None:
-            del sys.modules["torch"]
+        for name, module in placeholders.items():
+            if sys.modules.get(name) is module:
+                del sys.modules[name]
     return spacy
+
+
+def _spacy_info(*args: object, **kwargs: object) -> object:
+    """``spacy.info`` loading the real ``spacy.cli`` on first use."""
+    from spacy.cli.info import info
+
+    return info(*args, **kwargs)
 
 
 @functools.cache
@@ -149,14 +168,37 @@ _WORD_CHAR = re.compile(r"\w")
 _CHUNK = re.compile(r"(\S+)(\s*)")
 
 
+#: How spaCy splits chunks, as loaded from a persistent cache (see curate.tokencache), and the
+#: splits computed in this process that such a cache does not hold yet.
+_known_splits: dict[str, list[str]] = {}
+_new_splits: dict[str, list[str]] = {}
+
+
+def remember_splits(splits: dict[str, list[str]]) -> None:
+    """Use chunk splits computed earlier (by the same spaCy version) instead of spaCy."""
+    _known_splits.update(splits)
+    _chunk_pieces.cache_clear()
+
+
+def new_splits() -> dict[str, list[str]]:
+    """Chunk splits computed by spaCy in this process and not given to remember_splits."""
+    return dict(_new_splits)
+
+
 @functools.lru_cache(maxsize=262144)
 def _chunk_pieces(chunk: str) -> tuple[tuple[str, int, str, bool], ...]:
     """spaCy's tokens of one whitespace-free chunk: (text, offset, lower, is_word)."""
-    return tuple(
-        (t.text, t.idx, t.text.lower(), bool(_WORD_CHAR.search(t.text)))
-        for t in _tokenizer()(chunk)
-        if not t.text.isspace()
-    )
+    split = _known_splits.get(chunk)
+    if split is None:
+        split = [t.text for t in _tokenizer()(chunk) if not t.text.isspace()]
+        _new_splits[chunk] = split
+    pieces = []
+    offset = 0
+    for text in split:  # token texts are slices of the chunk, in order
+        offset = chunk.index(text, offset)
+        pieces.append((text, offset, text.lower(), bool(_WORD_CHAR.search(text))))
+        offset += len(text)
+    return tuple(pieces)
 
 
 @functools.lru_cache(maxsize=65536)

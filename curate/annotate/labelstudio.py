@@ -24,8 +24,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import httpx
-
 if TYPE_CHECKING:
     from label_studio_sdk.core.api_error import ApiError
 
@@ -57,6 +55,8 @@ def check_url(url: str | None) -> str:
     if not url:
         raise UsageError(f"no Label Studio URL: set ${URL_ENV} or pass --url")
     try:
+        import httpx  # imported when used: the CLI starts faster without it
+
         parsed = httpx.URL(url)
     except (httpx.InvalidURL, TypeError):
         raise UsageError(f"{url!r} is not a valid Label Studio URL") from None
@@ -96,6 +96,8 @@ class LabelStudioClient:
             raise UsageError(f"--timeout must be positive, got {timeout:g}")
         self.timeout = timeout
         self._redact = api_key.strip()
+        import httpx
+
         self._http = httpx.Client(
             timeout=httpx.Timeout(timeout),
             limits=httpx.Limits(max_keepalive_connections=0),
@@ -138,6 +140,7 @@ class LabelStudioClient:
 
         ``not_found`` is the sentence for a 404 answer (e.g. "project 7 does not exist").
         """
+        import httpx
         from label_studio_sdk.core.api_error import ApiError
 
         where = f"Label Studio at {self.url}"

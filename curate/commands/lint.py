@@ -12,6 +12,10 @@ from curate.errors import InputError, UsageError
 from curate.fileio import write_text_atomic
 from curate.lint import LintSettings, all_rules, fix_pairs, lint_pairs, report, settings_from_table
 from curate.pairs import read_pairs, write_pairs
+from curate.tokencache import persistent_splits
+
+#: Caches live here, under the project root (git-ignored).
+CACHE_DIR = ".curate-cache"
 
 
 def register(app: typer.Typer) -> None:
@@ -65,6 +69,11 @@ def lint(
     max_edit_distance: int | None = typer.Option(
         None, min=0, help="Limit of P003 edit-distance (default 13)."
     ),
+    cache: bool = typer.Option(
+        True,
+        "--cache/--no-cache",
+        help="Keep spaCy's word splits in .curate-cache/ so later runs start faster.",
+    ),
 ) -> None:
     """Find invalid minimal pairs. Exit 1 when findings remain, 0 when none, 2 on bad input.
 
@@ -86,7 +95,28 @@ def lint(
         path = cfg.data
         if not path.exists():
             raise InputError(f"{path}: no such file; run `curate fetch crows-pairs` first")
-    pairs = read_pairs(path)
+    with persistent_splits(cfg.root / CACHE_DIR if cache else None):
+        _lint_and_report(
+            pairs=read_pairs(path),
+            path=path,
+            settings=settings,
+            fix=fix,
+            output=output,
+            statistics=statistics,
+            fmt=fmt,
+        )
+
+
+def _lint_and_report(
+    *,
+    pairs: list,
+    path: Path,
+    settings: LintSettings,
+    fix: bool,
+    output: Path | None,
+    statistics: bool,
+    fmt: TableFormat,
+) -> None:
     if fix:
         if output is None:
             raise UsageError(

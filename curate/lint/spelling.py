@@ -51,8 +51,9 @@ def suggestion(word: str) -> str | None:
     near = checker.known(checker.edit_distance_1(word))
     if near:  # most typos are one edit away; this is ~50x cheaper than scanning the vocabulary
         return min(near, key=lambda w: (-checker.word_frequency[w], w))
-    vocabulary = _vocabulary()
-    matches = process.extract(word, vocabulary, scorer=OSA.distance, score_cutoff=2, limit=50)
+    matches = process.extract(
+        word, _frequent_words(), scorer=OSA.distance, score_cutoff=2, limit=50
+    )
     if not matches:
         return None
     frequency = _checker().word_frequency
@@ -61,13 +62,16 @@ def suggestion(word: str) -> str | None:
 
 
 @functools.cache
-def _vocabulary() -> list[str]:
-    """Candidate corrections: every dictionary word, rare ones included.
+def _frequent_words() -> list[str]:
+    """Corrections two edits away are only looked for among frequent words.
 
-    Deliberately wider than :data:`MIN_SUGGESTION_FREQUENCY`: a valid rare word ("hoodie")
-    must find its rare neighbour ("goodie") and so stay unreported.
+    One edit away every dictionary word counts, so that a valid rare word ("hoodie") finds its
+    rare neighbour ("goodie") and stays unreported; two edits away only a frequent neighbour
+    could make the word reportable, and scanning 19,000 words instead of 160,000 is what keeps
+    the first lint of a dataset fast.
     """
-    return sorted(w for w, n in _checker().word_frequency.items() if n >= 50)
+    frequency = _checker().word_frequency
+    return sorted(w for w, n in frequency.items() if n >= MIN_SUGGESTION_FREQUENCY)
 
 
 #: Contractions written without their apostrophe, and their spelling.
