@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -182,7 +183,7 @@ def score(
                         model, device=device.value, dtype=dtype.value, lowercase=lowercase
                     )
             with Progress(
-                TextColumn(f"scoring [bold]{slug}[/]"),
+                TextColumn(f"scoring [bold]{escape(slug)}[/]"),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TextColumn("masked tokens"),

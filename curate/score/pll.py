@@ -61,9 +61,9 @@ DTYPES: dict[str, torch.dtype] = {"float32": torch.float32, "bfloat16": torch.bf
 DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda", "mps")
 #: Measured with benchmarks/bench_pll.py --bf16 on a random BERT-base: see README "Scoring".
 BF16_WARNING = (
-    "bfloat16 moves sentence scores (by up to 0.07 on a BERT-base, flipping 4 of 40 pair "
+    "bfloat16 moves sentence scores (by up to 0.085 on a BERT-base, flipping 4 of 40 pair "
     "verdicts) and is only faster on hardware with bfloat16 matrix units (on an AVX2-only CPU "
-    "it was 8x slower); use float32, the default, for the metric"
+    "it was 7x slower); use float32, the default, for the metric"
 )
 
 #: Config keys that do not change the numbers (paths, versions, loading details).
