@@ -122,7 +122,7 @@ def reference_scores(pairs: Sequence[Pair], model, tokenizer) -> list[tuple[floa
     out = []
     with torch.inference_mode():
         for pair in pairs:
-            stereo, anti = pair.stereo_sentence.lower(), pair.antistereo_sentence.lower()
+            stereo, anti = pair.disadvantaged_sentence.lower(), pair.advantaged_sentence.lower()
             ids1 = tokenizer.encode(stereo, return_tensors="pt")
             ids2 = tokenizer.encode(anti, return_tensors="pt")
             t1, t2 = unmodified_positions(ids1[0].tolist(), ids2[0].tolist())

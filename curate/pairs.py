@@ -69,13 +69,18 @@ class Pair:
         return replace(self, **changes)  # type: ignore[arg-type]
 
     @property
-    def stereo_sentence(self) -> str:
-        """The sentence that demonstrates the stereotype (``sent_more`` for stereo pairs)."""
+    def disadvantaged_sentence(self) -> str:
+        """The sentence about the historically disadvantaged group (``sent1`` of metric.py).
+
+        In a stereo pair ``sent_more`` demonstrates a stereotype about that group; in an
+        antistereo pair ``sent_less`` violates one (CrowS-Pairs README). Either way
+        ``sent_more`` is the more stereotyping sentence.
+        """
         return self.sent_more if self.direction == "stereo" else self.sent_less
 
     @property
-    def antistereo_sentence(self) -> str:
-        """The sentence that violates the stereotype."""
+    def advantaged_sentence(self) -> str:
+        """The sentence about the contrasting, advantaged group (``sent2`` of metric.py)."""
         return self.sent_less if self.direction == "stereo" else self.sent_more
 
 

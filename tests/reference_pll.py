@@ -73,6 +73,6 @@ def mask_unigram(sent1: str, sent2: str, model, tokenizer, uncased: bool) -> tup
 def reference_pair_scores(pair: Pair, model, tokenizer, uncased: bool) -> tuple[float, float]:
     """``(sent_more_score, sent_less_score)`` of a pair, the metric.py way."""
     stereo, anti = mask_unigram(
-        pair.stereo_sentence, pair.antistereo_sentence, model, tokenizer, uncased
+        pair.disadvantaged_sentence, pair.advantaged_sentence, model, tokenizer, uncased
     )
     return (stereo, anti) if pair.direction == "stereo" else (anti, stereo)

@@ -37,13 +37,13 @@ def test_upstream_fields_are_parsed(crows_pairs_path: Path) -> None:
     # a sentence with an embedded newline survives the round trip
     assert any("\n" in p.sent_more or "\n" in p.sent_less for p in pairs)
     assert {p.bias_type for p in pairs} == set(BIAS_TYPES)
-    assert first.stereo_sentence == first.sent_more
+    assert first.disadvantaged_sentence == first.sent_more
 
 
 def test_antistereo_orientation() -> None:
     pair = Pair(1, "Men can't cook.", "Women can't cook.", "antistereo", "gender")
-    assert pair.stereo_sentence == "Women can't cook."
-    assert pair.antistereo_sentence == "Men can't cook."
+    assert pair.disadvantaged_sentence == "Women can't cook."
+    assert pair.advantaged_sentence == "Men can't cook."
 
 
 def test_annotations_are_not_evaluated(csv_file) -> None:
