@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
-from curate.findings import Finding
-from curate.pairs import Pair
+from curate.findings import Finding, write_findings
+from curate.pairs import Pair, write_pairs
 
 P = Pair
 PAIRS: list[Pair] = [
@@ -309,3 +310,12 @@ def check_agreement(report: dict[str, Any]) -> None:
     for question in ("sent_more", "sent_less", "minimal", "bias_type"):
         q = report["questions"][question]
         assert (q["items"], q["fleiss_items"], q["fleiss_raters"]) == (9, 4, 3)
+
+
+def write_project(root: Path) -> None:
+    """A curate project in ``root`` holding the scenario's pairs and findings."""
+    (root / "pyproject.toml").write_text(
+        '[tool.curate]\ndata = "pairs.csv"\noutput-dir = "build"\n', encoding="utf-8"
+    )
+    write_pairs(PAIRS, root / "pairs.csv")
+    write_findings(root / "build" / "findings.jsonl", FINDINGS)

@@ -13,7 +13,6 @@ from typer.testing import CliRunner, Result
 from curate.annotate.labelstudio import KEY_ENV, URL_ENV
 from curate.cli import app
 from curate.findings import Finding, write_findings
-from curate.pairs import write_pairs
 from tests import annotate_scenario as sc
 
 runner = CliRunner()
@@ -22,11 +21,7 @@ KEY = "fedcba9876543210fedcba9876543210fedcba98"
 
 @pytest.fixture
 def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.curate]\ndata = "pairs.csv"\noutput-dir = "build"\n', encoding="utf-8"
-    )
-    write_pairs(sc.PAIRS, tmp_path / "pairs.csv")
-    write_findings(tmp_path / "build" / "findings.jsonl", sc.FINDINGS)
+    sc.write_project(tmp_path)
     monkeypatch.chdir(tmp_path)
     yield tmp_path
 

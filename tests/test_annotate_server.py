@@ -22,8 +22,6 @@ from typer.testing import CliRunner, Result
 
 from curate.annotate.labelstudio import KEY_ENV, URL_ENV
 from curate.cli import app
-from curate.findings import write_findings
-from curate.pairs import write_pairs
 from tests import annotate_scenario as sc
 from tests.labelstudio_server import LabelStudioServer, free_port
 
@@ -74,11 +72,7 @@ def personal_access_token(admin: LabelStudio) -> str:
 @pytest.fixture
 def project_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A project directory with the scenario's pairs and findings, as the working directory."""
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.curate]\ndata = "pairs.csv"\noutput-dir = "build"\n', encoding="utf-8"
-    )
-    write_pairs(sc.PAIRS, tmp_path / "pairs.csv")
-    write_findings(tmp_path / "build" / "findings.jsonl", sc.FINDINGS)
+    sc.write_project(tmp_path)
     monkeypatch.chdir(tmp_path)
     yield tmp_path
 
