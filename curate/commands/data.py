@@ -108,7 +108,7 @@ def stats(
     if fmt is ReportFormat.json:
         print_json(result)
         return
-    _render_stats(result, str(path))
+    _render_stats(result, _relative(path.resolve(), cfg.root))
 
 
 def _relative(path: Path, root: Path) -> str:
