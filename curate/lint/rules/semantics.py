@@ -24,24 +24,23 @@ EXPRESSED_BY_GENDER = frozenset({"sexual-orientation", "age"})
 _GROUP_NEGATORS = frozenset({"no", "without", "non"})
 
 
+def _introduces_group(ctx: PairContext, token: Token, sentence: tuple[Token, ...]) -> bool:
+    """Is ``token`` directly followed by a group word of the pair's bias type ("with no legs")?"""
+    index = next(i for i, t in enumerate(sentence) if t.start == token.start)
+    following = sentence[index + 1] if index + 1 < len(sentence) else None
+    return following is not None and ctx.pair.bias_type in ctx.lexicon.dimensions_of(following.text)
+
+
 def _negators(
     ctx: PairContext, tokens: tuple[Token, ...], sentence: tuple[Token, ...]
 ) -> list[Token]:
     """Negating tokens among ``tokens``, except "no"/"without" before a word of the pair's group."""
-    found = []
-    index = {t.start: i for i, t in enumerate(sentence)}
-    for token in tokens:
-        if token.lower not in NEGATORS:
-            continue
-        if token.lower in _GROUP_NEGATORS:
-            i = index[token.start]
-            following = sentence[i + 1] if i + 1 < len(sentence) else None
-            if following is not None and ctx.pair.bias_type in ctx.lexicon.dimensions_of(
-                following.text
-            ):
-                continue
-        found.append(token)
-    return found
+    return [
+        token
+        for token in tokens
+        if token.lower in NEGATORS
+        and not (token.lower in _GROUP_NEGATORS and _introduces_group(ctx, token, sentence))
+    ]
 
 
 def _widen(dimensions: set[str], cluster: frozenset[str]) -> set[str]:
@@ -151,13 +150,7 @@ class PolarityFlip(Rule):
         """The word is a group word of the pair's type, or "with"/"without"/"no" before one."""
         if ctx.pair.bias_type in ctx.lexicon.dimensions_of(token.text):
             return True
-        if token.lower in _GROUP_NEGATORS | {"with"}:
-            index = sentence.index(token)
-            following = sentence[index + 1] if index + 1 < len(sentence) else None
-            return following is not None and ctx.pair.bias_type in ctx.lexicon.dimensions_of(
-                following.text
-            )
-        return False
+        return token.lower in _GROUP_NEGATORS | {"with"} and _introduces_group(ctx, token, sentence)
 
 
 @register
