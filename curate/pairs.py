@@ -19,17 +19,30 @@ from pathlib import Path
 from curate.errors import InputError
 from curate.fileio import atomic_writer
 
-#: Header of the upstream file; the first column (the pair id) has no name.
-COLUMNS: tuple[str, ...] = (
-    "",
-    "sent_more",
-    "sent_less",
-    "stereo_antistereo",
-    "bias_type",
-    "annotations",
-    "anon_writer",
-    "anon_annotators",
+#: THE pair schema: the upstream CSV columns, in order, and the :class:`Pair` field each holds.
+#: Every other module derives its columns, field lists and rows from this table (see
+#: :func:`pair_row`), so a new column or input shape is added here once.
+FIELD_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("pair_id", ""),  # the upstream file leaves the id column unnamed
+    ("sent_more", "sent_more"),
+    ("sent_less", "sent_less"),
+    ("direction", "stereo_antistereo"),
+    ("bias_type", "bias_type"),
+    ("annotations", "annotations"),
+    ("writer", "anon_writer"),
+    ("annotators", "anon_annotators"),
 )
+#: Header of the upstream file; the first column (the pair id) has no name.
+COLUMNS: tuple[str, ...] = tuple(column for _, column in FIELD_COLUMNS)
+#: Column of each :class:`Pair` field, and field of each column.
+COLUMN_OF: dict[str, str] = dict(FIELD_COLUMNS)
+FIELD_OF: dict[str, str] = {column: field for field, column in FIELD_COLUMNS}
+#: The data fields of a pair (everything but its id), in column order.
+PAIR_FIELDS: tuple[str, ...] = tuple(field for field, _ in FIELD_COLUMNS[1:])
+#: The two sentences: changing one is an edit, changing another field a relabelling.
+TEXT_FIELDS: tuple[str, ...] = ("sent_more", "sent_less")
+#: The fields a curation decision may set (the validators' metadata is never edited).
+EDITABLE_FIELDS: tuple[str, ...] = ("sent_more", "sent_less", "direction", "bias_type")
 DIRECTIONS: tuple[str, ...] = ("stereo", "antistereo")
 #: The nine CrowS-Pairs bias types, in the order of Table 2 of Nangia et al. (2020).
 BIAS_TYPES: tuple[str, ...] = (
@@ -255,24 +268,30 @@ def read_pairs(path: Path | str) -> list[Pair]:
     return parse_pairs(read_text_utf8(path), str(path))
 
 
+_CELL_FORMATS = {
+    "pair_id": str,
+    "annotations": _format_annotations,
+    "annotators": _format_annotators,
+}
+
+
+def cell(pair: Pair, field: str) -> str:
+    """The upstream CSV cell of one field of ``pair`` (lists as Python literals, '' for None)."""
+    value = getattr(pair, field)
+    return _CELL_FORMATS.get(field, str)(value)
+
+
+def pair_row(pair: Pair) -> tuple[str, ...]:
+    """The row of ``pair`` in the upstream schema, one string per column of :data:`COLUMNS`."""
+    return tuple(cell(pair, field) for field, _ in FIELD_COLUMNS)
+
+
 def format_pairs(pairs: Iterable[Pair]) -> str:
     """Serialise pairs in the upstream schema (minimal quoting, LF line endings)."""
     out = io.StringIO(newline="")
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
-    for p in pairs:
-        writer.writerow(
-            (
-                str(p.pair_id),
-                p.sent_more,
-                p.sent_less,
-                p.direction,
-                p.bias_type,
-                _format_annotations(p.annotations),
-                p.writer,
-                _format_annotators(p.annotators),
-            )
-        )
+    writer.writerows(pair_row(p) for p in pairs)
     return out.getvalue()
 
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner, Result
 from curate.annotate.labelstudio import KEY_ENV, URL_ENV
 from curate.cli import app
 from curate.findings import Finding, write_findings
-from tests import annotate_scenario as sc
+from tests.support import annotate_scenario as sc
 
 runner = CliRunner()
 KEY = "fedcba9876543210fedcba9876543210fedcba98"

@@ -22,10 +22,10 @@ from typer.testing import CliRunner, Result
 
 from curate.annotate.labelstudio import KEY_ENV, URL_ENV
 from curate.cli import app
-from tests import annotate_scenario as sc
-from tests.labelstudio_server import LabelStudioServer, free_port
+from tests.support import annotate_scenario as sc
+from tests.support.labelstudio_server import LabelStudioServer, free_port
 
-pytest_plugins = ["tests.labelstudio_server"]
+pytest_plugins = ["tests.support.labelstudio_server"]
 pytestmark = [
     pytest.mark.server,
     # The SDK's token refresh (personal access tokens) still calls pydantic's parse_obj.

@@ -123,6 +123,7 @@ def test_config_table_is_read(tmp_path: Path) -> None:
         text=True,
         check=False,
     )
+    assert proc.returncode == 0, proc.stderr
     assert "S001" not in proc.stdout
     override = subprocess.run(
         [sys.executable, "-m", "curate", "lint", "--select", "S001"],

@@ -11,7 +11,13 @@ from typer.testing import CliRunner, Result
 
 from curate.cli import app
 from curate.config import Config
-from tests.release_project import make_project, raw_sha, recipe_text, write_decisions, write_recipe
+from tests.support.release_project import (
+    make_project,
+    raw_sha,
+    recipe_text,
+    write_decisions,
+    write_recipe,
+)
 
 runner = CliRunner()
 VOTES = {"stereotype": {"yes": 1, "no": 4}}

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from curate.cli import app
 from curate.pairs import write_pairs
-from tests.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir
+from tests.support.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir
 
 runner = CliRunner()
 RAW = SAMPLE_PAIRS[:6]

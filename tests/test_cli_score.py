@@ -13,7 +13,7 @@ from curate.cli import app
 from curate.pairs import Pair, write_pairs
 from curate.score.files import SCORE_COLUMNS, read_scores_csv
 from curate.score.metrics import summarize
-from tests.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir
+from tests.support.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir
 
 runner = CliRunner()
 

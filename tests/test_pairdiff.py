@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from curate.pairdiff import diff_pairs, format_text, render_word_diff, word_diff
-from tests.release_project import PAIRS
+from tests.support.release_project import PAIRS
 
 
 def join(segments, keep: str) -> str:

@@ -11,7 +11,7 @@ from curate.config import load_config
 from curate.errors import InputError, UsageError
 from curate.recipe import load_recipe, parse_recipe, recipe_from_options
 from curate.versions import Version, is_version, parse_version
-from tests.release_project import make_project, raw_sha, recipe_text, write_recipe
+from tests.support.release_project import make_project, raw_sha, recipe_text, write_recipe
 
 REPO = Path(__file__).resolve().parents[1]
 SHIPPED = REPO / "data" / "clean" / "1.0.0-auto" / "recipe.toml"

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -27,7 +29,7 @@ from curate.release import (
 )
 from curate.revise import read_changes, summarize_records
 from curate.versions import load_version
-from tests.release_project import (
+from tests.support.release_project import (
     PAIRS,
     make_project,
     raw_sha,
@@ -225,8 +227,26 @@ def test_loading_check_catches_a_mismatch(cfg: Config, tmp_path: Path) -> None:
         check_loads(dist / "crows_pairs_revised.csv", other)
 
 
-def test_parquet_is_deterministic() -> None:
-    assert parquet_bytes(list(PAIRS), "1.0.0") == parquet_bytes(list(PAIRS), "1.0.0")
+def test_parquet_is_deterministic_across_processes() -> None:
+    """Two interpreters with different hash seeds write the same Parquet bytes."""
+    code = (
+        "import hashlib, sys\n"
+        "from curate.release import parquet_bytes\n"
+        "from tests.support.release_project import PAIRS\n"
+        "sys.stdout.write(hashlib.sha256(parquet_bytes(list(PAIRS), '1.0.0')).hexdigest())\n"
+    )
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=REPO,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2")
+    }
+    assert digests == {hashlib.sha256(parquet_bytes(list(PAIRS), "1.0.0")).hexdigest()}
 
 
 def test_rebuild_is_byte_identical_and_a_no_op(cfg: Config, tmp_path: Path) -> None:

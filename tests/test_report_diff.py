@@ -25,7 +25,7 @@ from curate.report.diff import (
     unique_labels,
 )
 from curate.score.metrics import PairScore, summarize
-from tests.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir
+from tests.support.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir
 
 SCRIPT = "<script>alert(1)</script>"
 BEFORE: tuple[Pair, ...] = SAMPLE_PAIRS[:8]

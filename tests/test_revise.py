@@ -20,7 +20,7 @@ from curate.revise import (
     summarize,
     summarize_records,
 )
-from tests.release_project import (
+from tests.support.release_project import (
     FIXES,
     PAIRS,
     make_project,

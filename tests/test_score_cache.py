@@ -13,7 +13,7 @@ import pytest
 
 from curate.score.cache import CacheError, ScoreCache, context_key, sentence_key
 from curate.score.pll import batch_jobs, load_model, plan_jobs, plan_pairs, score_pairs
-from tests.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir
+from tests.support.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir
 
 REPO = Path(__file__).resolve().parents[1]
 PAIRS = list(SAMPLE_PAIRS)
@@ -153,7 +153,7 @@ _KILLED_RUN = textwrap.dedent(
     import torch
     torch.set_num_threads(1)
     from curate.score.pll import load_model, score_pairs
-    from tests.tiny_models import SAMPLE_PAIRS
+    from tests.support.tiny_models import SAMPLE_PAIRS
 
     calls = []
 

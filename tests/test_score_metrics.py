@@ -6,7 +6,7 @@ import pytest
 
 from curate.score.metrics import PairScore, relative_gap, summarize
 from curate.score.pll import load_model, score_pairs
-from tests.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir
+from tests.support.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir
 
 
 def ps(pair_id: int, more: float, less: float, direction="stereo", bias="gender") -> PairScore:

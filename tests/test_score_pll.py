@@ -22,8 +22,8 @@ from curate.score.pll import (
     score_pairs,
     unmodified_positions,
 )
-from tests.reference_pll import reference_pair_scores
-from tests.tiny_models import FAMILIES, SAMPLE_PAIRS, single_thread, tiny_model_dir
+from tests.support.reference_pll import reference_pair_scores
+from tests.support.tiny_models import FAMILIES, SAMPLE_PAIRS, single_thread, tiny_model_dir
 
 #: metric.py hard-codes the casing per model: BERT and ALBERT uncased, RoBERTa cased.
 UNCASED = {"bert": True, "roberta": False, "albert": True}

@@ -17,7 +17,7 @@ from curate.versions import (
     resolve_version,
     table_to_pairs,
 )
-from tests.release_project import PAIRS, make_project, raw_sha, recipe_text, write_recipe
+from tests.support.release_project import PAIRS, make_project, raw_sha, recipe_text, write_recipe
 
 
 @pytest.fixture

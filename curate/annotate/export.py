@@ -32,16 +32,6 @@ from curate.annotate.tasks import task_pair_id
 from curate.errors import InputError
 from curate.pairs import DIRECTIONS
 
-PROBLEM_KINDS = (
-    "unknown-task",
-    "malformed-task",
-    "duplicate-task",
-    "unknown-choice",
-    "malformed-result",
-    "incomplete",
-    "duplicate-annotator",
-)
-
 
 @dataclass(frozen=True, slots=True)
 class TaskInfo:

@@ -76,5 +76,16 @@ def test_case_passes(code: str, case: dict) -> None:
     assert code not in _codes_for([_example(case)], RULES[code])[0]
 
 
-def test_every_default_rule_has_extra_cases_or_examples() -> None:
-    assert set(CASES) <= set(RULES)
+def test_cases_name_existing_rules() -> None:
+    """A case under an unknown code would silently never run."""
+    assert set(CASES) <= set(RULES), sorted(set(CASES) - set(RULES))
+
+
+@pytest.mark.parametrize("code", sorted(RULES))
+def test_every_rule_has_flag_and_pass_cases(code: str) -> None:
+    """Each rule is exercised on at least one pair it flags and one it passes, from its own
+    examples or from cases.toml."""
+    rule = RULES[code]
+    extra = CASES.get(code, {})
+    assert rule.bad or extra.get("flag"), f"{code} has no pair it must flag"
+    assert rule.good or extra.get("pass"), f"{code} has no pair it must pass"
