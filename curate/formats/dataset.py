@@ -25,7 +25,8 @@ class Shape:
     ``crows_pairs``: integer class labels, annotations as lists of class indices) or
     ``stereoset``. ``columns`` are the input's columns in order, the id column included;
     ``id_column`` names it (``None``: ids are row positions). ``lists`` says whether list cells
-    (annotations, annotators) were Python-literal strings or native lists.
+    (annotations, annotators) were Python-literal strings or native lists. ``newline`` is the
+    line ending of a JSON document (the StereoSet release files use CRLF).
     """
 
     format: str
@@ -33,6 +34,7 @@ class Shape:
     columns: tuple[str, ...] = ()
     id_column: str | None = None
     lists: str = "literal"
+    newline: str = "\n"
 
     @property
     def name(self) -> str:

@@ -195,7 +195,9 @@ def parse_stereoset(text: str, source: str, document: Any = None) -> Dataset:
             items[kind].append(item)
     return Dataset(
         pairs=tuple(pair_of(item) for item in items["intrasentence"]),
-        shape=Shape("stereoset", "stereoset", STEREOSET_COLUMNS, None, "native"),
+        shape=Shape(
+            "stereoset", "stereoset", STEREOSET_COLUMNS, None, "native", _newline(text)
+        ),
         source=source,
         warnings=tuple(labels.warnings()),
         intersentence=tuple(items["intersentence"]),
@@ -245,4 +247,11 @@ def format_stereoset(dataset: Dataset) -> str:
         ]
         intrasentence.append(raw)
     document["data"]["intrasentence"] = intrasentence
-    return json.dumps(document, indent=2, ensure_ascii=True)  # as upstream: no final newline
+    # as upstream: indent 2, ASCII escapes, the input's line ending, a final newline
+    text = json.dumps(document, indent=2, ensure_ascii=True) + "\n"
+    return text.replace("\n", dataset.shape.newline) if dataset.shape.newline != "\n" else text
+
+
+def _newline(text: str) -> str:
+    """The line ending of a JSON text (JSON strings never hold a raw newline)."""
+    return "\r\n" if "\r\n" in text[:4096] else "\n"
