@@ -23,10 +23,10 @@ from curate.jsonl import dumps_line
 
 
 def _layout(rows: Sequence[tuple[int, dict[str, Any]]], forced_hf: bool | None) -> tuple[str, str]:
-    """(layout, lists) of typed rows: ``hf`` when labels are class indices."""
-    directions = [r.get("stereo_antistereo") for _, r in rows]
-    is_int = [isinstance(d, int) and not isinstance(d, bool) for d in directions]
-    hf = all(is_int) and bool(is_int) if forced_hf is None else forced_hf
+    """(layout, lists) of typed rows: ``hf`` when the first row's labels are class indices."""
+    first = next((r.get("stereo_antistereo") for _, r in rows if r.get("stereo_antistereo") is not None), None)
+    is_int = isinstance(first, int) and not isinstance(first, bool)
+    hf = is_int if forced_hf is None else forced_hf
     lists = "native"
     for _, row in rows:
         for column in ("annotations", "anon_annotators"):
