@@ -8,6 +8,8 @@ import logging
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from curate.errors import InputError, UsageError
 from curate.formats import OUTPUT_FORMATS, format_dataset, read_dataset, write_dataset
@@ -216,6 +218,7 @@ def test_labels_are_normalised_with_a_warning(tmp_path: Path, caplog: pytest.Log
         ("j.jsonl", '{"sent_more": "A.", "sent_less": "B.", "stereo_antistereo": "stereo", "bias_type": "age", "annotations": [["age"], 3]}\n', r"j.jsonl: line 1: annotations must be a list of lists"),
         ("k.tsv", "\tsent_more\tsent_less\tstereo_antistereo\tbias_type\n0\tA.\tB.\tstereo\n", r"k.tsv: line 2: 4 fields, expected 5"),
         ("l.csv", "", r"l.csv: the file is empty"),
+        ("m.json", "[1, 2]\n", r"m.json: line 1: expected a JSON object"),
     ],
 )
 def test_malformed_input_is_one_error_naming_file_and_line(tmp_path: Path, name: str, text: str, message: str) -> None:
@@ -344,3 +347,46 @@ def test_the_stereoset_dev_file(tmp_path: Path) -> None:
     assert (len(dataset.pairs), len(dataset.intersentence)) == (2106, 2123)
     assert dataset.warnings == ()
     assert format_dataset(dataset) == path.read_bytes()
+
+
+# --- any pairs, any shape --------------------------------------------------------------------
+
+
+_text = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\x00"), min_size=1
+).filter(lambda s: s.strip())
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(
+            _text,
+            _text,
+            st.sampled_from(["stereo", "antistereo"]),
+            st.sampled_from(HF_BIAS_TYPES),
+            st.one_of(st.none(), st.lists(st.lists(st.sampled_from(HF_BIAS_TYPES), max_size=2), max_size=5)),
+            st.text(alphabet="abc", max_size=3),
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+    ids=st.lists(st.integers(0, 10_000), min_size=4, max_size=4, unique=True),
+)
+def test_any_pairs_round_trip_through_every_shape(rows, ids) -> None:
+    import tempfile
+
+    text = "id,sent_more,sent_less,stereo_antistereo,bias_type,annotations,anon_writer,anon_annotators,note\n"
+    pairs = [
+        Pair(i, more, less, d, b, None if a is None else tuple(tuple(x) for x in a), w, ("a1",), extra=(("note", w),))
+        for i, (more, less, d, b, a, w) in zip(ids, rows, strict=False)
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        template = read_dataset(_write(Path(tmp), "t.csv", text + "0,A.,B.,stereo,age,,,,x\n"))
+        dataset = template.with_pairs(pairs)
+        for fmt in ("csv", "tsv", "jsonl", "parquet", "hf-jsonl", "hf-parquet"):
+            path = Path(tmp) / f"out.{fmt}"
+            write_dataset(dataset, path, fmt)
+            again = read_dataset(path)
+            assert again.pairs == dataset.pairs, fmt
+            assert format_dataset(again) == path.read_bytes(), fmt

@@ -4,11 +4,17 @@ Hugging Face layout and StereoSet, with label warnings on stderr and no tracebac
 from __future__ import annotations
 
 import json
+import logging
+import os
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from curate.cli import app
+from tests.conftest import REPO
 from tests.support.stereoset_data import INTRA, write_stereoset
 
 runner = CliRunner()
@@ -20,7 +26,7 @@ FIVE = (
 )
 
 
-def test_stats_on_a_five_column_revision(tmp_path: Path) -> None:
+def test_stats_on_a_five_column_revision(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     path = tmp_path / "revised.csv"
     path.write_text(FIVE)
     result = runner.invoke(app, ["stats", str(path)])
@@ -28,6 +34,26 @@ def test_stats_on_a_five_column_revision(tmp_path: Path) -> None:
     assert "2 pairs" in result.stdout
     assert "no pair has validator annotations" in result.stdout
     assert "bias_type 'Gender' normalised to 'gender' in 1 row(s)" in result.stderr
+    with caplog.at_level(logging.WARNING, logger="curate.formats"):
+        lint = runner.invoke(app, ["lint", "--no-cache", "--select", "L", str(path)])
+    assert lint.exit_code == 0, lint.output
+    # every command reading pairs reports the normalisation (on stderr outside pytest)
+    assert any("'Gender' normalised" in r.getMessage() for r in caplog.records)
+
+
+def test_warnings_reach_stderr_of_the_real_command(tmp_path: Path) -> None:
+    path = tmp_path / "revised.csv"
+    path.write_text(FIVE)
+    result = subprocess.run(
+        [sys.executable, "-m", "curate", "lint", "--no-cache", "--select", "L", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "warning: " in result.stderr and "'Gender' normalised to 'gender'" in result.stderr
 
 
 def test_lint_on_hf_jsonl(tmp_path: Path) -> None:

@@ -26,6 +26,8 @@ def detect_format(data: bytes) -> str:
         except json.JSONDecodeError:
             return "stereoset"  # a multi-line JSON document; the reader checks its structure
         return "stereoset" if isinstance(value, dict) and "data" in value and "sent_more" not in value else "jsonl"
+    if stripped.startswith("["):
+        return "jsonl"  # a JSON array: the JSON-lines reader names what it expected
     header = text.split("\n", 1)[0]
     if "\t" in header and "sent_more" in header.split("\t"):
         return "tsv"
