@@ -390,3 +390,9 @@ def test_any_pairs_round_trip_through_every_shape(rows, ids) -> None:
             again = read_dataset(path)
             assert again.pairs == dataset.pairs, fmt
             assert format_dataset(again) == path.read_bytes(), fmt
+
+
+def test_jsonl_lines_split_on_newline_only(tmp_path: Path) -> None:
+    record = {"sent_more": "A\x85b\u2028c.", "sent_less": "D.", "stereo_antistereo": "stereo", "bias_type": "age"}
+    path = _write(tmp_path, "odd.jsonl", json.dumps(record, ensure_ascii=False) + "\r\n")
+    assert read_dataset(path).pairs[0].sent_more == "A\x85b\u2028c."

@@ -89,7 +89,10 @@ def parse_jsonl(text: str, source: str, forced_hf: bool | None = None) -> Datase
         text = text[1:]
     rows: list[tuple[int, dict[str, Any]]] = []
     columns: dict[str, None] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
+    # split on LF only: str.splitlines() also splits on U+0085, U+2028 ... that JSON strings
+    # may hold unescaped (the writer keeps non-ASCII text as it is)
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.removesuffix("\r")
         if not line.strip():
             continue
         try:
