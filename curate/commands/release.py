@@ -13,13 +13,13 @@ from rich.text import Text
 from curate.commands.common import ReportFormat, config, err, handles_errors, out, print_json
 from curate.errors import UsageError
 from curate.fileio import write_text_atomic
-from curate.pairdiff import PairDiff, diff_pairs, format_summary
-from curate.recipe import load_recipe, recipe_from_options
-from curate.release import FILES
-from curate.release import publish as publish_release
-from curate.revise import CHANGES_NAME, summarize
-from curate.revise import revise as revise_pairs
-from curate.versions import CSV_NAME, read_pairs_file, resolve_version
+from curate.release.pairdiff import PairDiff, diff_pairs, format_summary
+from curate.release.publish import FILES
+from curate.release.publish import publish as publish_release
+from curate.release.recipe import load_recipe, recipe_from_options
+from curate.release.revise import CHANGES_NAME, summarize
+from curate.release.revise import revise as revise_pairs
+from curate.release.versions import CSV_NAME, read_pairs_file, resolve_version
 
 
 def register(app: typer.Typer) -> None:

@@ -102,9 +102,9 @@ def diff_report(
     from huggingface_hub.utils import logging as hub_logging
     from transformers.utils import logging as hf_logging
 
+    from curate.release.versions import load_version
     from curate.report.diff import Settings, Version, score_versions
     from curate.report.render import write_report
-    from curate.versions import load_version
 
     # Errors reach the user as one sentence; the hub client's retry chatter would bury it.
     hf_logging.set_verbosity_error()

@@ -13,8 +13,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from curate.pairdiff import PairDiff
-from curate.versions import CSV_NAME, PARQUET_NAME
+from curate.release.pairdiff import PairDiff
+from curate.release.versions import CSV_NAME, PARQUET_NAME
 
 CHANGELOG_TITLE = "# Changelog\n"
 _CHANGELOG_INTRO = (
@@ -158,7 +158,7 @@ def render_card(
     tool_version: str,
     previous_label: str,
 ) -> str:
-    """The data card; ``counts`` is :func:`curate.revise.summarize` plus pair totals.
+    """The data card; ``counts`` is :func:`curate.release.revise.summarize` plus pair totals.
 
     ``rule_summaries`` maps each rule code to its name and one-line summary.
     """

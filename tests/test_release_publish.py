@@ -18,7 +18,7 @@ import pytest
 from curate.config import Config
 from curate.errors import ChecksumError, InputError
 from curate.pairs import read_pairs
-from curate.release import (
+from curate.release.publish import (
     FILES,
     ReleaseError,
     build_release,
@@ -27,8 +27,8 @@ from curate.release import (
     publish,
     verify_release,
 )
-from curate.revise import read_changes, summarize_records
-from curate.versions import load_version
+from curate.release.revise import read_changes, summarize_records
+from curate.release.versions import load_version
 from tests.support.release_project import (
     PAIRS,
     make_project,
@@ -231,7 +231,7 @@ def test_parquet_is_deterministic_across_processes() -> None:
     """Two interpreters with different hash seeds write the same Parquet bytes."""
     code = (
         "import hashlib, sys\n"
-        "from curate.release import parquet_bytes\n"
+        "from curate.release.publish import parquet_bytes\n"
         "from tests.support.release_project import PAIRS\n"
         "sys.stdout.write(hashlib.sha256(parquet_bytes(list(PAIRS), '1.0.0')).hexdigest())\n"
     )

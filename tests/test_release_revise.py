@@ -9,8 +9,8 @@ import pytest
 
 from curate.decisions import Decision
 from curate.errors import ChecksumError, InputError
-from curate.recipe import DecisionSource, parse_recipe
-from curate.revise import (
+from curate.release.recipe import DecisionSource, parse_recipe
+from curate.release.revise import (
     DecisionConflict,
     SourcedDecision,
     format_changes,

@@ -41,7 +41,7 @@ from typing import Any
 from curate.annotate.rounds import check_round_name, round_files
 from curate.config import Config
 from curate.errors import InputError, UsageError
-from curate.versions import RAW_ALIASES, is_version, parse_version
+from curate.release.versions import RAW_ALIASES, is_version, parse_version
 
 _TOP = {"release", "source", "fixes", "decisions"}
 _RELEASE = {"version", "title", "summary", "previous"}

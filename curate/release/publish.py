@@ -1,6 +1,6 @@
 """Publish: build ``data/clean/<version>/dist/``, a versioned, immutable, checksummed release.
 
-A release is built entirely in memory from its recipe (see :mod:`curate.recipe`), then written
+A release is built entirely in memory from its recipe (see :mod:`curate.release.recipe`), then written
 to a temporary directory beside ``dist/``, checked (the CSV and Parquet load with pandas and
 pyarrow and hold the same rows; every checksum matches) and renamed into place, so a failure
 leaves nothing half-written. Outputs carry no timestamps or machine paths: the same inputs give
@@ -25,15 +25,15 @@ from pathlib import Path
 from typing import Any
 
 from curate import __version__
-from curate.card import changelog_entry, render_card, render_changelog
 from curate.config import Config
 from curate.errors import CurateError, InputError
 from curate.fileio import sha256_file, write_bytes_atomic
-from curate.pairdiff import diff_pairs
 from curate.pairs import COLUMNS, Pair, read_pairs
-from curate.recipe import Recipe, load_recipe
-from curate.revise import CHANGES_NAME, ProgressCallback, Revision, revise, summarize
-from curate.versions import (
+from curate.release.card import changelog_entry, render_card, render_changelog
+from curate.release.pairdiff import diff_pairs
+from curate.release.recipe import Recipe, load_recipe
+from curate.release.revise import CHANGES_NAME, ProgressCallback, Revision, revise, summarize
+from curate.release.versions import (
     CSV_NAME,
     PARQUET_COLUMNS,
     PARQUET_NAME,

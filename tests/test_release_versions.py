@@ -8,8 +8,8 @@ import pytest
 
 from curate.config import Config
 from curate.errors import InputError, UsageError
-from curate.release import parquet_bytes, publish
-from curate.versions import (
+from curate.release.publish import parquet_bytes, publish
+from curate.release.versions import (
     known_versions,
     load_version,
     pairs_to_table,

@@ -9,8 +9,8 @@ import pytest
 from curate import sources
 from curate.config import load_config
 from curate.errors import InputError, UsageError
-from curate.recipe import load_recipe, parse_recipe, recipe_from_options
-from curate.versions import Version, is_version, parse_version
+from curate.release.recipe import load_recipe, parse_recipe, recipe_from_options
+from curate.release.versions import Version, is_version, parse_version
 from tests.support.release_project import make_project, raw_sha, recipe_text, write_recipe
 
 REPO = Path(__file__).resolve().parents[1]

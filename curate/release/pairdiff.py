@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from curate.pairs import Pair, match_by_id
-from curate.versions import pair_cells
+from curate.release.versions import pair_cells
 
 _PIECES = re.compile(r"\s+|[\w'’]+|[^\w\s]", re.UNICODE)
 #: Compared fields, by upstream column name (the id column is the match key).

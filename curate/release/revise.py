@@ -38,7 +38,7 @@ from curate.fileio import sha256_file
 from curate.jsonl import dumps_line, read_jsonl_objects
 from curate.lint import AppliedFix, LintSettings, fix_pairs
 from curate.pairs import Pair, format_pairs, read_pairs
-from curate.recipe import DecisionSource, Recipe
+from curate.release.recipe import DecisionSource, Recipe
 
 #: Called with (pairs done, total pairs) while the autofixes run.
 ProgressCallback = Callable[[int, int], None]
