@@ -10,7 +10,7 @@ from curate import sources
 from curate.config import load_config
 from curate.errors import InputError, UsageError
 from curate.release.recipe import load_recipe, parse_recipe, recipe_from_options
-from curate.release.versions import Version, is_version, parse_version
+from curate.release.versions import SemVer, is_version, parse_version
 from tests.support.release_project import make_project, raw_sha, recipe_text, write_recipe
 
 REPO = Path(__file__).resolve().parents[1]
@@ -186,4 +186,4 @@ def test_semver_precedence() -> None:
     ]
     parsed = [parse_version(v) for v in order]
     assert sorted(reversed(parsed)) == parsed
-    assert Version(1, 0, 0) == parse_version("1.0.0")
+    assert SemVer(1, 0, 0) == parse_version("1.0.0")

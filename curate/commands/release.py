@@ -14,10 +14,10 @@ from curate.commands.common import ReportFormat, config, err, handles_errors, ou
 from curate.errors import UsageError
 from curate.fileio import write_text_atomic
 from curate.release.pairdiff import PairDiff, diff_pairs, format_summary
-from curate.release.publish import FILES
+from curate.release.publish import RELEASE_FILES
 from curate.release.publish import publish as publish_release
 from curate.release.recipe import load_recipe, recipe_from_options
-from curate.release.revise import CHANGES_NAME, summarize
+from curate.release.revise import CHANGES_NAME, summarize_changes
 from curate.release.revise import revise as revise_pairs
 from curate.release.versions import CSV_NAME, read_pairs_file, resolve_version
 
@@ -117,7 +117,7 @@ def revise(
     csv_text, changes_text = revision.csv_text(), revision.changes_text()
     write_text_atomic(target / CSV_NAME, csv_text)
     write_text_atomic(target / CHANGES_NAME, changes_text)
-    counts = summarize(revision.changes)
+    counts = summarize_changes(revision.changes)
     result = {
         "version": parsed.version,
         "raw_pairs": len(revision.raw),
@@ -183,7 +183,7 @@ def publish(
         )
         return
     if result.status == "built":
-        message = f"{version}: built {dist}/ ({', '.join(FILES)})"
+        message = f"{version}: built {dist}/ ({', '.join(RELEASE_FILES)})"
     elif result.status == "restored":
         message = f"{version}: restored {', '.join(result.restored)} in {dist}/ (same inputs)"
     else:
@@ -202,7 +202,7 @@ def publish(
 def _styled(diff: PairDiff) -> Text:
     """The text diff with colours; the [-old-]{+new+} markers stay for plain terminals."""
     text = Text()
-    text.append(f"--- {diff.a}\n+++ {diff.b}\n", style="bold")
+    text.append(f"--- {diff.before_label}\n+++ {diff.after_label}\n", style="bold")
     text.append(format_summary(diff) + "\n")
     for pair in diff.dropped:
         text.append(f"\ndropped pair {pair.pair_id} ({pair.bias_type}, {pair.direction})\n", "bold")

@@ -89,7 +89,7 @@ def changelog_entry(version: str, title: str, summary: str, diff: PairDiff) -> s
     lines = [f"## {version}", ""]
     if title or summary:
         lines += [" ".join(s for s in (title.rstrip(".") + "." if title else "", summary) if s), ""]
-    lines += [f"Compared with {diff.a}: {diff.a_pairs} → {diff.b_pairs} pairs.", ""]
+    lines += [f"Compared with {diff.before_label}: {diff.before_pairs} → {diff.after_pairs} pairs.", ""]
     edited_fields = diff.edited_fields()
     fields = ", ".join(f"{k} {v}" for k, v in edited_fields.items())
     lines += [
@@ -158,7 +158,7 @@ def render_card(
     tool_version: str,
     previous_label: str,
 ) -> str:
-    """The data card; ``counts`` is :func:`curate.release.revise.summarize` plus pair totals.
+    """The data card; ``counts`` is :func:`curate.release.revise.summarize_changes` plus pair totals.
 
     ``rule_summaries`` maps each rule code to its name and one-line summary.
     """
