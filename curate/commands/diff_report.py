@@ -102,16 +102,17 @@ def diff_report(
     from huggingface_hub.utils import logging as hub_logging
     from transformers.utils import logging as hf_logging
 
-    from curate.report.diff import Settings, Version, score_versions
-    from curate.report.render import write_report
+    from curate.report.output import write_report
+    from curate.report.rescoring import ComparedVersion, score_versions
+    from curate.report.statistics import Settings
     from curate.versions import load_version
 
     # Errors reach the user as one sentence; the hub client's retry chatter would bury it.
     hf_logging.set_verbosity_error()
     hf_logging.disable_progress_bar()
     hub_logging.set_verbosity_error()
-    before = Version(before_spec, tuple(load_version(before_spec, cfg)))
-    after = Version(after_spec, tuple(load_version(after_spec, cfg)))
+    before = ComparedVersion(before_spec, tuple(load_version(before_spec, cfg)))
+    after = ComparedVersion(after_spec, tuple(load_version(after_spec, cfg)))
     settings = Settings(bootstrap_samples=bootstrap, seed=seed)
 
     with Progress(
