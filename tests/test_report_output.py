@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from curate.report.markdown import render_markdown
 from curate.report.output import REPORT_FILES, render_json, write_report
 from curate.report.schema import Report
 from tests.support.report_data import SCRIPT, build_data
@@ -40,3 +41,15 @@ def test_outputs_are_deterministic(data, tmp_path: Path) -> None:
     for a, b in zip(first, second, strict=True):
         assert a.read_bytes() == b.read_bytes(), a.name
     assert sorted(p.name for p in (tmp_path / "a").iterdir()) == sorted(REPORT_FILES)  # no temp files
+
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.mark.parametrize(
+    ("name", "render"), [("report.json", render_json), ("report.md", render_markdown)]
+)
+def test_output_is_byte_identical_to_the_recorded_layout(data, name, render) -> None:
+    """tests/golden/ holds the files rendered from the same data before the report modules were
+    split and typed; a change of layout, key order or number formatting shows here."""
+    assert render(data) == (GOLDEN / name).read_text(encoding="utf-8")
