@@ -14,12 +14,16 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from curate.commands.common import config, err, handles_errors, out
-from curate.config import Config
-from curate.errors import InputError, UsageError
+from curate.commands.common import (
+    DEFAULT_SCORE_CACHE,
+    config,
+    err,
+    handles_errors,
+    out,
+    score_cache_path,
+)
+from curate.errors import UsageError
 
-#: The score cache shared with ``curate score`` (same file, same ``[tool.curate.score] cache``).
-DEFAULT_CACHE = ".curate-cache/scores.sqlite"
 #: BEFORE when only AFTER is given: the fetched raw CrowS-Pairs.
 DEFAULT_BEFORE = "raw"
 
@@ -27,19 +31,6 @@ DEFAULT_BEFORE = "raw"
 def register(app: typer.Typer) -> None:
     """Add the diff-report command to ``app``."""
     app.command("diff-report")(diff_report)
-
-
-def _cache_path(cfg: Config, cache: Path | None, no_cache: bool) -> Path | None:
-    if no_cache:
-        return None
-    if cache is not None:
-        return cache
-    configured = cfg.section("score").get("cache", DEFAULT_CACHE)
-    if not isinstance(configured, str):
-        raise InputError(
-            f"{cfg.root / 'pyproject.toml'}: [tool.curate.score] cache must be a string"
-        )
-    return cfg.root / configured
 
 
 @handles_errors
@@ -69,7 +60,9 @@ def diff_report(
         "Default: diff-report in the output-dir of [tool.curate] (build/diff-report).",
     ),
     cache: Path | None = typer.Option(
-        None, "--cache", help=f"SQLite score cache. Default: {DEFAULT_CACHE} at the project root."
+        None,
+        "--cache",
+        help=f"SQLite score cache. Default: {DEFAULT_SCORE_CACHE} at the project root.",
     ),
     no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write a cache."),
     batch_size: int | None = typer.Option(
@@ -97,7 +90,7 @@ def diff_report(
     before_spec, after_spec = versions if len(versions) == 2 else [DEFAULT_BEFORE, versions[0]]
     cfg = config()
     out_dir = out_dir or cfg.output_dir / "diff-report"
-    cache_path = _cache_path(cfg, cache, no_cache)
+    cache_path = score_cache_path(cfg, cache, no_cache)
 
     from huggingface_hub.utils import logging as hub_logging
     from transformers.utils import logging as hf_logging
