@@ -144,18 +144,14 @@ def push(
             "and import that file (imports are not deduplicated: import it once)"
         )
         return
+    xml = read_text_utf8(config_path)
+    title = project_title(files, title)
     with (
         LabelStudioClient(url, api_key, timeout=timeout) as client,
         err.status(f"pushing round {round_name} to {client.url}"),
     ):
         result = push_round(
-            client,
-            files,
-            tasks,
-            read_text_utf8(config_path),
-            title=project_title(files, title),
-            overlap=overlap,
-            project_id=project_id,
+            client, files, tasks, xml, title=title, overlap=overlap, project_id=project_id
         )
     _report_push(result, round_name, shown_path(config_path, cfg.root), rel_tasks)
 

@@ -23,6 +23,7 @@ from curate.commands.common import (
     score_cache_path,
 )
 from curate.errors import UsageError
+from curate.report.schema import Report
 
 #: BEFORE when only AFTER is given: the fetched raw CrowS-Pairs.
 DEFAULT_BEFORE = "raw"
@@ -171,7 +172,7 @@ def _fmt(value: float | None, sign: bool = False) -> str:
     return f"{value:+.2f}" if sign else f"{value:.2f}"
 
 
-def _summary(data: dict[str, Any]) -> None:
+def _summary(data: Report) -> None:
     counts = data["alignment"]["counts"]
     out.print(
         f"{data['before']['label']} -> {data['after']['label']}: {counts['unchanged']} unchanged, "
