@@ -185,26 +185,20 @@ def model_figures(data: Report, index: int) -> list[str]:
     )
     bars.add_hline(y=50, line_dash="dot", line_color="#555")
     closed = [*types, types[0]] if types else []
-    radar_b = [r["before"] for r in rows]
-    radar_a = [r["after"] for r in rows]
     radar = go.Figure(
         [
             go.Scatterpolar(
-                r=[*radar_b, radar_b[0]] if rows else [],
+                r=[*(r[version] for r in rows), rows[0][version]] if rows else [],
                 theta=closed,
-                name=before_name,
-                line_color=BEFORE_COLOUR,
+                name=name,
+                line_color=colour,
                 fill="toself",
                 opacity=0.6,
-            ),
-            go.Scatterpolar(
-                r=[*radar_a, radar_a[0]] if rows else [],
-                theta=closed,
-                name=after_name,
-                line_color=AFTER_COLOUR,
-                fill="toself",
-                opacity=0.6,
-            ),
+            )
+            for version, name, colour in (
+                ("before", before_name, BEFORE_COLOUR),
+                ("after", after_name, AFTER_COLOUR),
+            )
         ],
         layout=_layout(
             f"{label}: metric by bias type (radar)",
