@@ -10,7 +10,16 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.text import Text
 
-from curate.commands.common import ReportFormat, config, err, handles_errors, out, print_json
+from curate.commands.common import (
+    ReportFormat,
+    config,
+    err,
+    handles_errors,
+    out,
+    print_json,
+    shown_path,
+    split_codes,
+)
 from curate.errors import UsageError
 from curate.fileio import write_text_atomic
 from curate.release.pairdiff import PairDiff, diff_pairs, format_summary
@@ -45,17 +54,6 @@ def _progress(label: str) -> Iterator[Callable[[int, int], None]]:
             progress.update(task, completed=done, total=total)
 
         yield report
-
-
-def _codes(values: list[str] | None) -> tuple[str, ...]:
-    return tuple(c.strip().upper() for v in values or () for c in v.split(",") if c.strip())
-
-
-def _shown(path: Path, root: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(root))
-    except ValueError:
-        return str(path)
 
 
 @handles_errors
@@ -109,7 +107,11 @@ def revise(
         parsed = load_recipe(recipe, cfg)
     else:
         parsed = recipe_from_options(
-            cfg, source, _codes(fix), tuple(rounds or ()), tuple(decisions or ())
+            cfg,
+            source,
+            split_codes(fix, upper=True) or (),
+            tuple(rounds or ()),
+            tuple(decisions or ()),
         )
     with _progress("autofixing") as report:
         revision = revise_pairs(parsed, cfg, raw, report)
@@ -124,7 +126,10 @@ def revise(
         "pairs": len(revision.pairs),
         **counts,
         "decisions_read": revision.decisions_read,
-        "outputs": [_shown(target / CSV_NAME, cfg.root), _shown(target / CHANGES_NAME, cfg.root)],
+        "outputs": [
+            shown_path(target / CSV_NAME, cfg.root),
+            shown_path(target / CHANGES_NAME, cfg.root),
+        ],
     }
     if fmt is ReportFormat.json:
         print_json(result)
@@ -169,7 +174,7 @@ def publish(
         result = publish_release(cfg, version, raw, report)
     manifest = result.build.manifest
     counts = manifest["counts"]
-    dist = _shown(result.dist, cfg.root)
+    dist = shown_path(result.dist, cfg.root)
     if fmt is ReportFormat.json:
         print_json(
             {
