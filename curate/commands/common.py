@@ -12,7 +12,7 @@ from typing import Any, ParamSpec, TypeVar
 import typer
 from rich.console import Console
 
-from curate.config import Config, load_config
+from curate.config import Config, fetched_data, load_config
 from curate.errors import CurateError, InputError
 
 P = ParamSpec("P")
@@ -63,11 +63,7 @@ def config() -> Config:
 
 def data_path(path: Path | None, cfg: Config) -> Path:
     """``path`` if given, else the configured data file, which must have been fetched."""
-    if path is not None:
-        return path
-    if not cfg.data.exists():
-        raise InputError(f"{cfg.data}: no such file; run `curate fetch crows-pairs` first")
-    return cfg.data
+    return path if path is not None else fetched_data(cfg)
 
 
 def shown_path(path: Path, root: Path) -> str:

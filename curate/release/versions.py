@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from curate.config import Config
+from curate.config import Config, fetched_data
 from curate.errors import InputError, UsageError
 from curate.pairs import COLUMNS, Pair, pair_row, parse_pairs, read_pairs
 
@@ -179,9 +179,7 @@ def resolve_version(spec: str, cfg: Config) -> Resolved:
             raise InputError(f"{path}: no such file")
         return Resolved(spec, path)
     if spec in RAW_ALIASES:
-        if not cfg.data.is_file():
-            raise InputError(f"{cfg.data}: no such file; run `curate fetch crows-pairs` first")
-        return Resolved(spec, cfg.data)
+        return Resolved(spec, fetched_data(cfg))
     if is_version(spec):
         csv_path = dist_dir(cfg, spec) / CSV_NAME
         if csv_path.is_file():
