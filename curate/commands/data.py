@@ -10,8 +10,17 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, Trans
 from rich.table import Table
 
 from curate import sources as sources_lib
-from curate.commands.common import ReportFormat, config, err, handles_errors, out, print_json
-from curate.errors import InputError, UsageError
+from curate.commands.common import (
+    ReportFormat,
+    config,
+    data_path,
+    err,
+    handles_errors,
+    out,
+    print_json,
+    shown_path,
+)
+from curate.errors import UsageError
 from curate.formats import read_dataset
 from curate.stats import compute_stats
 
@@ -80,7 +89,7 @@ def fetch(
         result = sources_lib.fetch(
             source, dest_dir, origin, timeout=timeout, force=force, progress=report
         )
-    rel = _relative(result.path, cfg.root)
+    rel = shown_path(result.path, cfg.root)
     if result.action == "already present":
         err.print(
             f"{source.name}: {rel} already present and verified (sha256 {source.sha256[:12]}…)"
@@ -101,10 +110,7 @@ def stats(
 ) -> None:
     """Pairs per bias type and direction, sentence lengths, and validator agreement."""
     cfg = config()
-    if path is None:
-        path = cfg.data
-        if not path.exists():
-            raise InputError(f"{path}: no such file; run `curate fetch crows-pairs` first")
+    path = data_path(path, cfg)
     dataset = read_dataset(path)
     for warning in dataset.warnings:
         err.print(f"warning: {escape(warning)}")
@@ -112,14 +118,7 @@ def stats(
     if fmt is ReportFormat.json:
         print_json(result)
         return
-    _render_stats(result, _relative(path.resolve(), cfg.root))
-
-
-def _relative(path: Path, root: Path) -> str:
-    try:
-        return str(path.relative_to(root))
-    except ValueError:
-        return str(path)
+    _render_stats(result, shown_path(path, cfg.root))
 
 
 def _render_stats(result: dict, source: str) -> None:
