@@ -475,13 +475,12 @@ def _render_precision(measured: RulePrecision) -> None:
         "rule",
         "flagged",
         "decided",
-        "fix/drop/relabel",
-        "keep",
+        "changed",
         "precision",
-        f"{level} Wilson interval",
+        f"{level} CI",
         title=(
-            f"Rule precision in round(s) {escape(', '.join(measured.rounds))} "
-            "(share of decided pairs that needed a change)"
+            f"Rule precision in round(s) {escape(', '.join(measured.rounds))}: changed "
+            f"(fix, drop or relabel) / decided, Wilson interval"
         ),
         title_justify="left",
     )
@@ -493,7 +492,6 @@ def _render_precision(measured: RulePrecision) -> None:
             str(p.flagged),
             str(p.decided),
             str(p.defective),
-            str(p.actions["keep"]),
             _fmt(p.precision),
             interval,
             style="bold" if index == len(rows) - 1 else None,
