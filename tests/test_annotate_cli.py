@@ -259,3 +259,16 @@ def test_timeout_is_one_sentence(root: Path) -> None:
     assert result.exit_code == 2, result.output
     assert f"Label Studio at {url} did not answer within 0.5 s" in " ".join(result.output.split())
     assert KEY not in result.output
+
+
+def test_report_on_a_snapshot_without_rule_codes(root: Path) -> None:
+    """A snapshot pulled before curate kept the rule codes measures no rule, and says so."""
+    annotate_round(root, "r1", sc.PLAN)
+    path = root / "annotations" / "rounds" / "r1" / "annotations.json"
+    snapshot = json.loads(path.read_text())
+    for task in snapshot["tasks"]:
+        del task["finding_codes"]
+    path.write_text(json.dumps(snapshot), encoding="utf-8")
+    result = run("report", "--round", "r1")
+    assert result.exit_code == 0, result.output
+    assert "no pair of these rounds records a rule code" in " ".join(result.output.split())

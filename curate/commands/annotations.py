@@ -484,6 +484,12 @@ def _render_precision(measured: RulePrecision) -> None:
         ),
         title_justify="left",
     )
+    if not measured.any_rule.flagged:
+        err.print(
+            "note: no pair of these rounds records a rule code (a snapshot pulled by an older "
+            "curate?); pull the round again to measure rule precision"
+        )
+        return
     rows = [*measured.rules.items(), ("any rule", measured.any_rule)]
     for index, (code, p) in enumerate(rows):
         interval = "" if p.low is None else f"[{p.low:.3f}, {p.high:.3f}]"
