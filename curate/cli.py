@@ -14,6 +14,7 @@ import typer
 from curate import __version__
 from curate.commands import annotations as annotations_commands
 from curate.commands import data as data_commands
+from curate.commands import explore as explore_commands
 from curate.commands import lint as lint_commands
 from curate.commands import release as release_commands
 from curate.commands import report as report_commands
@@ -55,6 +56,7 @@ lint_commands.register(app)
 release_commands.register(app)
 score_commands.register(app)
 report_commands.register(app)
+explore_commands.register(app)
 
 
 def main() -> None:
