@@ -466,7 +466,7 @@
       parts.push(el("h3", { text: `${label}${cells ? `: ${cells[3]}, ${cells[2]}` : ": not in this version"}` }));
       if (cells) parts.push(el("div", { cls: "sentences" }, sentencePair(cells)));
     });
-    parts.push(...section("Findings", [r.f ? el("ul", { cls: "findings" }, r.f.map((f) => el("li", null, [el("span", { cls: "badge code", text: f[0] }), `${f[1]}: ${f[2]}`]))) : el("p", { cls: "note", text: "No lint finding." })]));
+    parts.push(...section("Findings", [r.f ? el("ul", { cls: "findings" }, r.f.map((f) => el("li", null, [el("span", { cls: "badge code", text: f[0] }), ` ${f[1]}: ${f[2]}`]))) : el("p", { cls: "note", text: "No lint finding." })]));
     parts.push(...section("Decisions", [r.d ? simpleTable(["round", "action", "reason", "annotators", "votes"], r.d.map((d) => [d.round, d.action, d.reason, d.n_annotators, votesText(d.votes)])) : el("p", { cls: "note", text: "No decision." })]));
     parts.push(...section("Annotator answers", [r.a ? simpleTable(["round", "annotator", "sent_more", "sent_less", "minimal", "bias type", "corrections"], r.a.map((a) => [a.round, a.annotator, a.sent_more, a.sent_less, a.minimal, a.bias_type, [a.corrected_more, a.corrected_less].filter(Boolean).join(" / ")])) : el("p", { cls: "note", text: "No annotator answer." })]));
     const scoreRows = [];
