@@ -23,9 +23,9 @@ pytest.importorskip("selenium", reason="selenium is not installed (pip install -
 if find_browser() is None:
     pytest.skip(MISSING, allow_module_level=True)
 
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.support.ui import Select  # noqa: E402
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 pytestmark = pytest.mark.slow
 

@@ -152,6 +152,15 @@ def explore(
     )
 
 
+def _rounded(entry: dict[str, list[list[Any]]]) -> dict[str, list[list[Any]]]:
+    """Log-probabilities to 4 decimals for the chart (the score table shows the exact sums):
+    halves the token files."""
+    return {
+        side: [[token, None if lp is None else round(lp, 4)] for token, lp in tokens]
+        for side, tokens in entry.items()
+    }
+
+
 def _tokens(
     models: list[list[Any]], rows: list[dict[str, Any]], cache_path: Path
 ) -> dict[int, dict[int, Any]]:
@@ -172,7 +181,8 @@ def _tokens(
             wanted: list[tuple[int, int, tuple[str, str, str]]] = []
             for row in rows:
                 for v, cells in enumerate(row["v"]):
-                    cells = row["v"][0] if cells == 0 else cells
+                    if cells == 0:  # same text as the first version: the page reuses its chart
+                        continue
                     if cells is not None and row["s"][index][v] is not None:
                         wanted.append((row["id"], v, (cells[0], cells[1], cells[2])))
             result = token_logprobs(cache_path, sets[0].provenance, [w[2] for w in wanted])
@@ -186,6 +196,6 @@ def _tokens(
             per_pair: dict[int, list[Any]] = {}
             n_versions = len(rows[0]["v"]) if rows else 1
             for (pair_id, v, _), entry in zip(wanted, result, strict=True):
-                per_pair.setdefault(pair_id, [None] * n_versions)[v] = entry
+                per_pair.setdefault(pair_id, [None] * n_versions)[v] = _rounded(entry)
             found[index] = per_pair
     return found

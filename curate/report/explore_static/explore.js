@@ -364,8 +364,16 @@
       document.body.append(s);
     });
   }
+  /** plotly.min.js is a deferred script of the page: it runs right after this one. */
   function ensurePlotly() {
-    if (!plotlyPromise) plotlyPromise = window.Plotly ? Promise.resolve() : loadScript("plotly.min.js");
+    if (!plotlyPromise) {
+      plotlyPromise = new Promise((resolve, reject) => {
+        if (window.Plotly) return resolve();
+        const tag = $("plotly-js");
+        tag.addEventListener("load", () => resolve());
+        tag.addEventListener("error", () => reject(new Error("cannot load plotly.min.js")));
+      });
+    }
     return plotlyPromise;
   }
   const CONFIG = { displaylogo: false, displayModeBar: false, responsive: true };
@@ -420,7 +428,11 @@
     if (summaryPending) return;
     summaryPending = true;
     requestAnimationFrame(() => {
-      updateSummary().then(() => { window.curateExplore.chartsReady = true; });
+      updateSummary().then(() => {
+        const api = window.curateExplore;
+        if (!api.chartsReady) api.chartsReadyAt = performance.now();
+        api.chartsReady = true;
+      });
     });
   }
   $("threshold").addEventListener("input", scheduleSummary);
