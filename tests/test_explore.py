@@ -222,6 +222,17 @@ def test_site_is_deterministic_and_replaces_only_a_site(
     assert (project.root / "foreign" / "keep.txt").read_text() == "mine"
 
 
+def test_one_version_without_scores(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(project.root)
+    result = cli("explore", "1.0.0-auto", "--round", "r1", "--out", "one")
+    assert "9 pairs, 0 model(s)" in result.stdout
+    data = page_data(project.root / "one")
+    assert data["versions"] == ["1.0.0-auto"] and data["models"] == []
+    assert data["rounds"] == ["r1"]
+    assert all(len(r["v"]) == 1 and r["s"] == [] for r in data["rows"])
+    assert not (project.root / "one" / "tokens").exists()
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

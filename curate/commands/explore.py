@@ -54,7 +54,7 @@ def _round_names(cfg: Config, names: list[str] | None) -> list[str]:
 def explore(
     versions: list[str] | None = typer.Argument(
         None,
-        metavar="[VERSION_OR_FILE ...]",
+        metavar="[BEFORE] [AFTER]",
         help="One version to browse or two to compare: a release version (e.g. 1.0.0-auto), "
         "'raw' or a source name, or a CSV/Parquet file. Default: raw.",
         show_default=False,

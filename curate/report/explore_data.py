@@ -15,7 +15,7 @@ direction): scores of the raw file never stand in for an edited pair of a releas
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -247,8 +247,3 @@ def model_labels(models: Sequence[Sequence[ScoreSet]]) -> list[str]:
         f"{name} ({sets[0].provenance.get('method', '')})" if names.count(name) > 1 else name
         for name, sets in zip(names, models, strict=True)
     ]
-
-
-def round_data(name: str, decisions: Sequence[Mapping[str, Any]], answers: Sequence[Mapping[str, Any]]) -> RoundData:
-    """A :class:`RoundData` from a round's records as read from its files."""
-    return RoundData(name, tuple(dict(d) for d in decisions), tuple(dict(a) for a in answers))
