@@ -217,6 +217,18 @@ def test_threshold_slider_gives_the_shares_of_report_json(driver: Any, project: 
         metric = driver.find_element(By.ID, f"metric-0-{v}").get_attribute("data-value")
         assert float(metric) == model[side]["metric_score"]
     assert driver.find_element(By.ID, "flips-0-1").text == str(model["flips"]["count"])
+    # the curve chart (0-20%) draws report.json's threshold curves, with a marker at the slider
+    curves = driver.execute_script(
+        "return document.getElementById('chart-curves').data.map(t => [t.name, t.x, t.y])"
+    )
+    labels = ("biased", "neutral", "non-biased")
+    for (name, xs, ys), (side, label) in zip(
+        curves, [(side, label) for side in ("before", "after") for label in labels], strict=True
+    ):
+        assert name.startswith(label) and xs == thresholds
+        assert ys == model["threshold_curves"][side][label]
+    marker = driver.execute_script("return document.getElementById('chart-curves').layout.shapes[0].x0")
+    assert marker == thresholds[-1]
     no_errors(driver)
 
 

@@ -403,6 +403,7 @@
       shapes: [{ type: "line", xref: "paper", x0: 0, x1: 1, y0: 50, y1: 50, line: { dash: "dot", color: "#59636e" } }],
       margin: { t: 40, r: 10, b: 90, l: 50 }, legend: { orientation: "h", y: -0.35 },
     }, CONFIG);
+    drawCurves(t);
     const chart = $("chart-metric");
     if (!chart.dataset.bound) {
       chart.dataset.bound = "1";
@@ -414,6 +415,48 @@
         $("pairs").scrollIntoView();
       });
     }
+  }
+  /** The threshold-view curves of the diff-report (0-20%), over the filtered pairs; computed
+   * again only when the filters change, while the slider only moves the marker. */
+  let curveCache = null;
+  function thresholdCurves() {
+    if (curveCache && curveCache.rows === filtered) return curveCache.series;
+    const th = DATA.threshold;
+    const steps = [];
+    for (let i = 0; th.min + i * th.step <= th.max + 1e-9; i++) steps.push(th.min + i * th.step);
+    const series = [];
+    MODELS.forEach((model, m) => {
+      for (let v = 0; v < NV; v++) {
+        const scores = filtered.map((r) => r.s[m][v]).filter(Boolean);
+        const shares = LABELS.map(() => []);
+        for (const t of steps) {
+          const counts = [0, 0, 0];
+          for (const s of scores) counts[thresholdLabel(s, t)] += 1;
+          counts.forEach((c, i) => shares[i].push(scores.length ? (100 * c) / scores.length : null));
+        }
+        series.push({ m, v, steps, shares });
+      }
+    });
+    curveCache = { rows: filtered, series };
+    return series;
+  }
+  function drawCurves(t) {
+    const dashes = ["solid", "dot"];
+    const traces = [];
+    for (const s of thresholdCurves()) {
+      LABELS.forEach((label, i) => traces.push({
+        type: "scatter", mode: "lines", x: s.steps, y: s.shares[i],
+        name: `${label} \u00b7 ${MODELS[s.m].label}${NV === 2 ? ` \u00b7 ${VERSIONS[s.v]}` : ""}`,
+        line: { color: COLORS[label], dash: dashes[s.v % 2], width: 2 },
+      }));
+    }
+    window.Plotly.react("chart-curves", traces, {
+      title: { text: `Threshold view, 0-20%${NV === 2 ? ` (solid ${VERSIONS[0]}, dotted ${VERSIONS[1]})` : ""}`, font: { size: 14 } },
+      xaxis: { title: { text: "threshold (%)" } },
+      yaxis: { title: { text: "% of pairs" }, range: [0, 100] },
+      shapes: [{ type: "line", x0: t, x1: t, yref: "paper", y0: 0, y1: 1, line: { color: "#0969da", width: 2 } }],
+      margin: { t: 40, r: 10, b: 50, l: 50 }, showlegend: false, hovermode: "x",
+    }, CONFIG);
   }
   let summaryPending = false;
   function updateSummary() {
