@@ -370,7 +370,10 @@
       plotlyPromise = new Promise((resolve, reject) => {
         if (window.Plotly) return resolve();
         const tag = $("plotly-js");
-        tag.addEventListener("load", () => resolve());
+        tag.addEventListener("load", () => {
+          performance.mark("curate-plotly-ready");
+          resolve();
+        });
         tag.addEventListener("error", () => reject(new Error("cannot load plotly.min.js")));
       });
     }
