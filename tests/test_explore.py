@@ -123,6 +123,8 @@ def test_site_files_are_self_contained(project: Project) -> None:
     assert "https://" not in html
     # plotly.js from beside it (copied from the plotly package), nothing else external
     assert re.findall(r'<script[^>]*src="([^"]+)"', html) == ["plotly.min.js"]
+    # Three script elements (plotly, the data, the page's code): nothing closes one early.
+    assert html.count("<script") == html.count("</script>") == 3
     # The sentence with a script tag is inside the JSON block with its '<' escaped.
     assert "<script>alert" not in html and "\\u003cscript\\u003ealert" in html
 
