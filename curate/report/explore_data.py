@@ -149,7 +149,9 @@ def _pair_cells(pair: Pair) -> list[Any]:
 def _families(codes: Sequence[str]) -> list[dict[str, str]]:
     from curate.lint.rule import all_rules
 
-    letters = sorted({r.family() for r in all_rules().values()} | {c.rstrip("0123456789") for c in codes})
+    letters = sorted(
+        {r.family() for r in all_rules().values()} | {c.rstrip("0123456789") for c in codes}
+    )
     return [{"code": f, "name": FAMILY_NAMES.get(f, f)} for f in letters if f]
 
 
@@ -158,7 +160,6 @@ def build_explore_data(
     findings: Sequence[Finding] = (),
     rounds: Sequence[RoundData] = (),
     score_sets: Sequence[ScoreSet] = (),
-    tokens_available: Sequence[bool] = (),
     title: str = "",
 ) -> dict[str, Any]:
     """The page's document: one row per pair id of the union of the versions, in id order.
@@ -217,7 +218,6 @@ def build_explore_data(
             row["c"] = changes[pair_id]
         rows.append(row)
     codes = sorted({f.code for f in findings})
-    available = list(tokens_available) + [False] * (len(models) - len(tokens_available))
     labels = model_labels(models)
     return {
         "format": EXPLORE_FORMAT,
@@ -228,7 +228,8 @@ def build_explore_data(
                 "label": labels[i],
                 "method": str(sets[0].provenance.get("method", "")),
                 "model": str(sets[0].provenance.get("model", "")),
-                "tokens": available[i],
+                # set by the caller that writes tokens/<i>.js for the model
+                "tokens": False,
             }
             for i, sets in enumerate(models)
         ],
