@@ -100,6 +100,8 @@ def explore(
     from curate.annotate.export import Snapshot
     from curate.decisions import read_decisions
     from curate.findings import read_findings
+    from curate.release.revise import CHANGES_NAME, read_changes
+    from curate.release.versions import is_version, read_pairs_file, resolve_version
     from curate.report.explore_data import (
         RoundData,
         VersionData,
@@ -108,8 +110,6 @@ def explore(
         read_score_dir,
     )
     from curate.report.explore_page import write_site
-    from curate.release.revise import CHANGES_NAME, read_changes
-    from curate.release.versions import is_version, read_pairs_file, resolve_version
 
     version_data = []
     for spec in specs:
