@@ -82,7 +82,7 @@ def forget_inputs() -> None:
     _inputs.clear()
 
 
-def _read_error(path: Path, exc: OSError) -> InputError:
+def read_error(path: Path, exc: OSError) -> InputError:
     """One sentence for an input path that cannot be read."""
     if exc.errno == errno.ENOENT:
         if os.path.islink(path):
@@ -100,26 +100,37 @@ def _read_error(path: Path, exc: OSError) -> InputError:
     return InputError(f"{path}: {reason}")
 
 
-def read_input_bytes(path: Path | str) -> bytes:
-    """The bytes of an input file, registered as an input; unreadable paths are an InputError.
+@contextlib.contextmanager
+def open_input(path: Path | str) -> Iterator[IO[bytes]]:
+    """Open an input file for binary reading, registered as an input; errors as InputError.
 
     Regular files and pipes (``<(...)``, ``/dev/stdin``) are read; a directory, a device or a
     socket is refused rather than read forever.
     """
     path = Path(path)
     try:
-        with open(path, "rb") as handle:
-            st = os.fstat(handle.fileno())
-            if stat.S_ISDIR(st.st_mode):
-                raise InputError(f"{path}: is a directory, expected a file")
-            if not (stat.S_ISREG(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
-                raise InputError(f"{path}: is {_kind(st.st_mode)}, expected a file")
-            data = handle.read()
+        handle = open(path, "rb")  # noqa: SIM115 - closed below, after the checks
     except OSError as exc:
-        raise _read_error(path, exc) from None
-    if stat.S_ISREG(st.st_mode):
-        _inputs.setdefault(_identity(st), set()).add(os.path.abspath(path))
-    return data
+        raise read_error(path, exc) from None
+    with handle:
+        st = os.fstat(handle.fileno())
+        if stat.S_ISDIR(st.st_mode):
+            raise InputError(f"{path}: is a directory, expected a file")
+        if not (stat.S_ISREG(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
+            raise InputError(f"{path}: is {_kind(st.st_mode)}, expected a file")
+        if stat.S_ISREG(st.st_mode):
+            _inputs.setdefault(_identity(st), set()).add(os.path.abspath(path))
+        yield handle
+
+
+def read_input_bytes(path: Path | str) -> bytes:
+    """The bytes of an input file (see :func:`open_input`)."""
+    path = Path(path)
+    with open_input(path) as handle:
+        try:
+            return handle.read()
+        except OSError as exc:
+            raise read_error(path, exc) from None
 
 
 def _kind(mode: int) -> str:
@@ -136,12 +147,14 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _pinned_beside(path: Path, key: tuple[int, int]) -> Path | None:
-    """The ``sources.toml`` beside ``path`` if it pins ``path`` (or ``path`` is that registry)."""
+def _pinned_by(path: Path, key: tuple[int, int]) -> str | None:
+    """Why ``path`` is pinned: the registry naming it (or being it); None if it is not."""
+    if _still_there(_protected, key) is not None:
+        return "named in the source registry"
     registry = path.parent / REGISTRY_NAME
+    if path.name == REGISTRY_NAME:
+        return "the source registry"
     try:
-        if path.name == REGISTRY_NAME or os.path.samefile(registry, path):
-            return registry
         table = tomllib.loads(registry.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
@@ -149,15 +162,18 @@ def _pinned_beside(path: Path, key: tuple[int, int]) -> Path | None:
         if isinstance(entry, dict) and isinstance(entry.get("file"), str):
             with contextlib.suppress(OSError):
                 if _identity(os.stat(path.parent / entry["file"])) == key:
-                    return registry
+                    return f"named in {registry}"
     return None
 
 
-def check_output_path(path: Path | str, *, replaces_input: bool = False) -> Path:
+def check_output_path(
+    path: Path | str, *, replaces_input: bool = False, replaces_pinned: bool = False
+) -> Path:
     """``path`` if an output may be written there; an :class:`OutputError` saying why not.
 
     ``replaces_input`` is for writers that update a state file they read themselves (a round's
-    ``tasks.json``); user-chosen outputs never pass it.
+    ``tasks.json``); ``replaces_pinned`` for ``fetch``, which writes only verified bytes. Outputs
+    the user chose never pass either.
     """
     path = Path(path)
     try:
@@ -182,10 +198,9 @@ def check_output_path(path: Path | str, *, replaces_input: bool = False) -> Path
             f"{path}: is an input of this command{same}; inputs are never overwritten, "
             "write the output elsewhere"
         )
-    if _still_there(_protected, key) is not None or (registry := _pinned_beside(path, key)):
-        where = "" if _still_there(_protected, key) else f" by {registry}"
+    if not replaces_pinned and (pinned_by := _pinned_by(path, key)) is not None:
         raise OutputError(
-            f"{path}: is a pinned raw file{where}; only `curate fetch` writes it, "
+            f"{path}: is a pinned raw file ({pinned_by}); only `curate fetch` writes it, "
             "write the output elsewhere"
         )
     if not os.access(path.parent, os.W_OK | os.X_OK):

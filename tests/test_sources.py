@@ -112,7 +112,7 @@ def test_http_404_is_a_clear_error(http_server: str, tmp_path: Path) -> None:
 
 
 def test_missing_local_origin(tmp_path: Path) -> None:
-    with pytest.raises(FetchError, match=r"does not exist or is not a file"):
+    with pytest.raises(FetchError, match=r"no such file"):
         sources.fetch(_source(), tmp_path / "raw", str(tmp_path / "nowhere.csv"))
 
 
