@@ -112,6 +112,8 @@ def open_input(path: Path | str) -> Iterator[IO[bytes]]:
         handle = open(path, "rb")  # noqa: SIM115 - closed below, after the checks
     except OSError as exc:
         raise read_error(path, exc) from None
+    except ValueError:  # an embedded NUL byte
+        raise InputError(f"{path}: the path holds a NUL byte") from None
     with handle:
         st = os.fstat(handle.fileno())
         if stat.S_ISDIR(st.st_mode):
@@ -180,8 +182,11 @@ def check_output_path(
         st = os.lstat(path)
     except FileNotFoundError:
         st = None
-    except OSError as exc:
-        raise OutputError(f"{path}: cannot be used as an output ({exc.strerror or exc})") from None
+    except NotADirectoryError:
+        raise OutputError(f"{path}: {_file_ancestor(path)} is not a directory") from None
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise OutputError(f"{path}: cannot be used as an output ({reason})") from None
     if st is None:
         _check_parent(path)
         return path
@@ -206,6 +211,14 @@ def check_output_path(
     if not os.access(path.parent, os.W_OK | os.X_OK):
         raise OutputError(f"{path}: its directory {path.parent} is not writable")
     return path
+
+
+def _file_ancestor(path: Path) -> Path:
+    """The first ancestor of ``path`` that exists but is not a directory."""
+    for ancestor in reversed(path.parents):
+        if ancestor.exists() and not ancestor.is_dir():
+            return ancestor
+    return path.parent
 
 
 def _check_parent(path: Path) -> None:

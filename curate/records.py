@@ -38,7 +38,8 @@ def control_characters(text: str, *, allow_whitespace: bool = False) -> list[str
     return sorted({f"\\x{ord(c):02x}" for c in pattern.findall(text)})
 
 
-def _sentence(text: str) -> str:
+def check_one_line(text: str) -> str:
+    """``text`` if it is non-empty and has no control character; a ValueError otherwise."""
     if not text.strip():
         raise ValueError("is empty")
     if found := control_characters(text):
@@ -57,11 +58,11 @@ PairId = Annotated[int, Field(ge=0, le=MAX_ID)]
 #: A count (annotators, votes).
 Count = Annotated[int, Field(ge=0, le=MAX_ID)]
 #: A sentence of a pair (see the module docstring).
-Sentence = Annotated[str, Field(max_length=MAX_SENTENCE_CHARS), AfterValidator(_sentence)]
+Sentence = Annotated[str, Field(max_length=MAX_SENTENCE_CHARS), AfterValidator(check_one_line)]
 #: Free text: messages, reasons.
 Text = Annotated[str, Field(max_length=MAX_TEXT_CHARS), AfterValidator(_text)]
 #: A short, non-empty, one-line name: a rule name, a rule code.
-Name = Annotated[str, Field(max_length=200), AfterValidator(_sentence)]
+Name = Annotated[str, Field(max_length=200), AfterValidator(check_one_line)]
 #: A short label that may be empty (a round name, a vote's value).
 Label = Annotated[str, Field(max_length=200), AfterValidator(_text)]
 #: A JSON scalar inside a record (votes): bounded numbers, short text.
