@@ -77,10 +77,6 @@ class CurateTable(_Table):
     data: PathText | None = None
     sources: PathText | None = None
     output_dir: PathText | None = Field(None, alias="output-dir")
-    score: dict[str, Any] | None = None
-    annotations: dict[str, Any] | None = None
-    release: dict[str, Any] | None = None
-    lint: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -144,10 +140,7 @@ def known_keys(model: type[_Table]) -> list[str]:
     return [f.alias or name for name, f in model.model_fields.items()]
 
 
-def _check_table(model: type[_Table], table: Any, where: str) -> None:
-    if not isinstance(table, dict):
-        raise InputError(f"{where} must be a table")
-    check_keys(table, known_keys(model), where)
+def _validate(model: type[_Table], table: dict[str, Any], where: str) -> None:
     try:
         model.model_validate(table)
     except ValidationError as exc:
@@ -156,13 +149,20 @@ def _check_table(model: type[_Table], table: Any, where: str) -> None:
 
 def _check(table: Any, path: Path) -> dict[str, Any]:
     """The validated ``[tool.curate]`` table (sub-tables included)."""
-    _check_table(CurateTable, table, f"{path}: [tool.curate]")
-    for name, model in SECTIONS.items():
-        if name in table:
-            _check_table(model, table[name], f"{path}: [tool.curate.{name}]")
-    for name in SELF_CHECKED_SECTIONS:
+    where = f"{path}: [tool.curate]"
+    if not isinstance(table, dict):
+        raise InputError(f"{where} must be a table")
+    sections = (*SECTIONS, *SELF_CHECKED_SECTIONS)
+    check_keys(table, [*known_keys(CurateTable), *sections], where)
+    for name in sections:
         if name in table and not isinstance(table[name], dict):
             raise InputError(f"{path}: [tool.curate.{name}] must be a table")
+    _validate(CurateTable, {k: v for k, v in table.items() if k not in sections}, where)
+    for name, model in SECTIONS.items():
+        if name in table:
+            sub = f"{path}: [tool.curate.{name}]"
+            check_keys(table[name], known_keys(model), sub)
+            _validate(model, table[name], sub)
     return table
 
 

@@ -700,7 +700,6 @@ SCORE = [
         ("score", "pairs.csv", "-m", TINY, "--cache", "adir"),
         ("adir",),
         directory("adir"),
-        phase2="a directory as --cache",
     ),
     C("diff-report-three-versions", ("diff-report", "a", "b", "c", "-m", TINY), ("at most two versions",)),
     C("diff-report-missing-version", ("diff-report", "nope.csv", "-m", TINY, "--no-cache"), ("nope.csv",)),
@@ -811,3 +810,19 @@ def test_corpus_size() -> None:
         "fetch", "stats", "lint", "rules", "annotations push", "annotations pull",
         "annotations tally", "revise", "publish", "diff", "score", "diff-report",
     } <= commands
+
+
+@pytest.mark.xfail(strict=True, reason="phase 2: rich markup eats <out>/<model> in the help")
+def test_score_help_keeps_its_placeholders() -> None:
+    result = runner.invoke(app, ["score", "--help"], terminal_width=200)
+    assert "<out>/<model>/scores.csv" in result.output
+
+
+@pytest.mark.xfail(strict=True, reason="phase 2: publish never removes stale .dist-*.tmp staging")
+def test_publish_removes_stale_staging(project: Path) -> None:
+    stale = project / "data" / "clean" / VERSION / ".dist-killed.tmp"
+    stale.mkdir()
+    (stale / "crows_pairs_revised.csv").write_text("half a copy", encoding="utf-8")
+    result = runner.invoke(app, ["publish", VERSION])
+    assert result.exit_code == 0, result.stderr
+    assert not stale.exists()
