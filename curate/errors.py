@@ -43,8 +43,12 @@ class InputError(CurateError):
     """An input file is missing, unreadable or does not follow its documented format."""
 
 
-class OutputError(CurateError):
-    """An output path cannot or must not be written (a directory, a device, an input...)."""
+class OutputError(CurateError, OSError):
+    """An output path cannot or must not be written (a directory, a device, an input...).
+
+    Also an ``OSError``, so code that tolerates a failed optional write (a cache in a
+    read-only project) keeps tolerating it when the guard refuses the path.
+    """
 
 
 class UsageError(CurateError):

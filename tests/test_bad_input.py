@@ -164,9 +164,17 @@ def no_tokenizer_model(root: Path) -> None:
 
 
 def damaged_cache(root: Path) -> None:
+    """A real score cache (from a real run) whose pages after the first are overwritten."""
+    from tests.support.tiny_models import tiny_model_dir
+
+    result = runner.invoke(app, ["score", "pairs.csv", "-m", str(tiny_model_dir("bert"))])
+    assert result.exit_code == 0, result.output
     path = root / ".curate-cache" / "scores.sqlite"
-    path.parent.mkdir(parents=True)
-    path.write_bytes(b"SQLite format 3\x00" + os.urandom(4096))
+    data = bytearray(path.read_bytes())
+    page = int.from_bytes(data[16:18], "big") or 65536
+    data[page:] = bytes(range(256)) * ((len(data) - page) // 256 + 1)
+    path.write_bytes(bytes(data[: len(data)]))
+    shutil.rmtree(root / "build")
 
 
 # -- the cases ---------------------------------------------------------------------------------
@@ -691,9 +699,8 @@ SCORE = [
     C(
         "score-damaged-cache",
         ("score", "pairs.csv", "-m", TINY),
-        ("scores.sqlite", "damaged"),
+        ("scores.sqlite", "delete it"),
         damaged_cache,
-        phase2="garbage in the SQLite cache ends in a traceback",
     ),
     C(
         "score-cache-is-a-directory",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from pathlib import Path
@@ -173,3 +174,11 @@ def test_a_pipe_is_read(tmp_path: Path) -> None:
         assert read_input_bytes(fifo) == b"piped"
     finally:
         writer.join(timeout=10)
+
+
+def test_refusals_are_os_errors_for_optional_writers(tmp_path: Path) -> None:
+    """A cache writer that ignores OSError also ignores a refused path."""
+    (tmp_path / "cache").mkdir()
+    with contextlib.suppress(OSError):
+        write_text_atomic(tmp_path / "cache", "x")
+    assert (tmp_path / "cache").is_dir()
