@@ -713,7 +713,23 @@ SCORE = [
     C("diff-report-binary-version", ("diff-report", "bin.csv", "-m", TINY, "--no-cache"), ("bin.csv", "not UTF-8"), text("bin.csv", b"\xff\xfe")),
 ]
 
-CASES = [*BAD_CSV, *BAD_OUTPUTS, *BAD_CONFIG, *LINT_RULES, *FETCH, *ANNOTATIONS, *RELEASE, *SCORE]
+MORE = [
+    C("push-data-binary", ("annotations", "push", "--round", "r1", "--to-file", "--findings", "findings.jsonl", "--data", "bin.csv"), ("bin.csv", "not UTF-8"), text("bin.csv", b"\xff\x00")),
+    C("push-label-config-missing", ("annotations", "push", "--round", "r1", "--findings", "findings.jsonl", "--data", "pairs.csv", "--label-config", "nope.xml", "--url", "http://127.0.0.1:9"), ("nope.xml", "no such file")),
+    C("tally-quorum-zero", ("annotations", "tally", "--round", "r1", "--quorum", "0"), ("quorum",), jsonl("annotations/rounds/r1/annotations.json", '{"round": "r1", "tasks": [], "answers": []}')),
+    C("publish-recipe-malformed", ("publish", "2.0.0"), ("recipe.toml",), text("data/clean/2.0.0/recipe.toml", "[release\n")),
+    C("publish-recipe-binary", ("publish", "2.0.0"), ("recipe.toml", "not UTF-8"), text("data/clean/2.0.0/recipe.toml", b"\xff\xfe\x00")),
+    C("diff-garbage-parquet", ("diff", "raw", "x.parquet"), ("x.parquet",), text("x.parquet", "not parquet at all\n")),
+    C("diff-report-garbage-parquet", ("diff-report", "x.parquet", "-m", TINY, "--no-cache"), ("x.parquet",), text("x.parquet", "PAR1 nope PAR1")),
+    C("fetch-list-registry-lacks-fields", ("fetch", "--list"), ("sources.toml", "lacks"), text("data/raw/sources.toml", '[crows-pairs]\nfile = "x.csv"\n')),
+    C("score-negative-threshold", ("score", "pairs.csv", "-m", TINY, "--threshold", "-1"), ("--threshold",), usage=True),
+    C("score-zero-threads", ("score", "pairs.csv", "-m", TINY, "--threads", "0"), ("--threads",), usage=True),
+    C("diff-report-zero-bootstrap", ("diff-report", "pairs.csv", "-m", TINY, "--bootstrap", "0"), ("--bootstrap",), usage=True),
+    C("diff-report-bad-device", ("diff-report", "pairs.csv", "-m", TINY, "--no-cache", "--device", "[/gpu]"), ("[/gpu]",)),
+    C("score-unknown-score-key", ("score", "pairs.csv", "-m", TINY), ("[tool.curate.score]", "unknown key 'treshold'"), append_config("[tool.curate.score]\ntreshold = 5\n")),
+]
+
+CASES = [*BAD_CSV, *BAD_OUTPUTS, *BAD_CONFIG, *LINT_RULES, *FETCH, *ANNOTATIONS, *RELEASE, *SCORE, *MORE]
 
 
 def _params() -> list:
