@@ -140,8 +140,7 @@ def describe(exc: ValidationError, what: str = "record") -> str:
         return f"{field} is {value}; it must be {relation} {bound}"
     if kind == "string_too_long":
         return (
-            f"{field} is {len(value)} characters long; at most {ctx.get('max_length')} "
-            "are allowed"
+            f"{field} is {len(value)} characters long; at most {ctx.get('max_length')} are allowed"
         )
     if kind == "string_pattern_mismatch":
         return f"{field} is {json_kind(value)}, which is not valid here"

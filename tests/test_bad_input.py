@@ -56,7 +56,11 @@ def build_project(root: Path) -> None:
     write_recipe(cfg, VERSION, recipe_text(sha256_file(cfg.data), VERSION))
     write_findings(
         root / "findings.jsonl",
-        [Finding(1, "T001", "missing-final-punctuation", "no final period", fix={"sent_more": "x."})],
+        [
+            Finding(
+                1, "T001", "missing-final-punctuation", "no final period", fix={"sent_more": "x."}
+            )
+        ],
     )
     (root / "decisions.jsonl").write_text(
         json.dumps({"pair_id": 3, "action": "drop", "reason": "test"}) + "\n", encoding="utf-8"
@@ -202,7 +206,12 @@ C = Case
 BAD_CSV = [
     C("stats-missing", ("stats", "nope.csv"), ("nope.csv", "no such file")),
     C("stats-directory", ("stats", "adir"), ("adir", "is a directory"), directory("adir")),
-    C("stats-symlink-loop", ("stats", "loop.csv"), ("loop.csv", "symbolic link loop"), loop("loop.csv")),
+    C(
+        "stats-symlink-loop",
+        ("stats", "loop.csv"),
+        ("loop.csv", "symbolic link loop"),
+        loop("loop.csv"),
+    ),
     C(
         "stats-dangling-symlink",
         ("stats", "gone.csv"),
@@ -325,7 +334,11 @@ BAD_CSV = [
 ]
 
 BAD_OUTPUTS = [
-    C("lint-o-onto-its-input", ("lint", "pairs.csv", "-o", "pairs.csv"), ("pairs.csv", "is an input")),
+    C(
+        "lint-o-onto-its-input",
+        ("lint", "pairs.csv", "-o", "pairs.csv"),
+        ("pairs.csv", "is an input"),
+    ),
     C(
         "lint-o-onto-input-by-another-spelling",
         ("lint", "pairs.csv", "-o", "./data/../pairs.csv"),
@@ -505,12 +518,35 @@ BAD_CONFIG = [
 
 
 LINT_RULES = [
-    C("lint-binary-input", ("lint", "bin.csv"), ("bin.csv", "not UTF-8"), text("bin.csv", b"\xff\xfe\x00")),
-    C("lint-symlink-loop", ("lint", "loop.csv"), ("loop.csv", "symbolic link loop"), loop("loop.csv")),
-    C("lint-unknown-code-with-markup", ("lint", "pairs.csv", "--select", "[/x]"), ("'[/x]'", "unknown rule code")),
-    C("lint-markup-code", ("lint", "pairs.csv", "--ignore", "[red]S[/red]"), ("[red]S[/red]", "unknown rule code")),
+    C(
+        "lint-binary-input",
+        ("lint", "bin.csv"),
+        ("bin.csv", "not UTF-8"),
+        text("bin.csv", b"\xff\xfe\x00"),
+    ),
+    C(
+        "lint-symlink-loop",
+        ("lint", "loop.csv"),
+        ("loop.csv", "symbolic link loop"),
+        loop("loop.csv"),
+    ),
+    C(
+        "lint-unknown-code-with-markup",
+        ("lint", "pairs.csv", "--select", "[/x]"),
+        ("'[/x]'", "unknown rule code"),
+    ),
+    C(
+        "lint-markup-code",
+        ("lint", "pairs.csv", "--ignore", "[red]S[/red]"),
+        ("[red]S[/red]", "unknown rule code"),
+    ),
     C("lint-bad-format", ("lint", "pairs.csv", "--format", "xml"), ("xml",), usage=True),
-    C("lint-negative-limit", ("lint", "pairs.csv", "--max-edit-distance", "-1"), ("--max-edit-distance",), usage=True),
+    C(
+        "lint-negative-limit",
+        ("lint", "pairs.csv", "--max-edit-distance", "-1"),
+        ("--max-edit-distance",),
+        usage=True,
+    ),
     C("lint-fix-without-output", ("lint", "pairs.csv", "--fix"), ("--fix needs --output",)),
     C("rules-unknown-with-markup", ("rules", "[/x]"), ("'[/x]'", "unknown rule")),
     C("rules-bracketed-name", ("rules", "[release]"), ("'[release]'", "unknown rule")),
@@ -519,18 +555,66 @@ LINT_RULES = [
 ]
 
 FETCH = [
-    C("fetch-ftp", ("fetch", "crows-pairs", "--from", "ftp://example.org/x.csv"), ("ftp://example.org/x.csv", "unsupported URL scheme 'ftp'")),
-    C("fetch-s3", ("fetch", "crows-pairs", "--force", "--from", "s3://bucket/x.csv"), ("unsupported URL scheme 's3'",)),
-    C("fetch-missing-file", ("fetch", "crows-pairs", "--force", "--from", "nope.csv"), ("nope.csv", "no such file")),
-    C("fetch-missing-file-url", ("fetch", "crows-pairs", "--force", "--from", "file:///nonexistent/x.csv"), ("/nonexistent/x.csv", "no such file")),
-    C("fetch-remote-file-url", ("fetch", "crows-pairs", "--force", "--from", "file://elsewhere/x.csv"), ("file://elsewhere/x.csv", "local file")),
-    C("fetch-symlink-loop", ("fetch", "crows-pairs", "--force", "--from", "loop.csv"), ("loop.csv", "symbolic link loop"), loop("loop.csv")),
-    C("fetch-device", ("fetch", "crows-pairs", "--force", "--from", "/dev/zero"), ("/dev/zero", "is a device")),
-    C("fetch-mirror-without-the-file", ("fetch", "crows-pairs", "--force", "--from", "adir"), ("adir/crows_pairs_anonymized.csv", "no such file"), directory("adir")),
-    C("fetch-wrong-bytes", ("fetch", "crows-pairs", "--force", "--from", "pairs2.csv"), ("checksum mismatch", "nothing was written"), text("pairs2.csv", HEADER + GOOD_ROW)),
-    C("fetch-refused-connection", ("fetch", "crows-pairs", "--force", "--from", "http://127.0.0.1:9/x.csv", "--timeout", "5"), ("cannot download", "127.0.0.1:9")),
+    C(
+        "fetch-ftp",
+        ("fetch", "crows-pairs", "--from", "ftp://example.org/x.csv"),
+        ("ftp://example.org/x.csv", "unsupported URL scheme 'ftp'"),
+    ),
+    C(
+        "fetch-s3",
+        ("fetch", "crows-pairs", "--force", "--from", "s3://bucket/x.csv"),
+        ("unsupported URL scheme 's3'",),
+    ),
+    C(
+        "fetch-missing-file",
+        ("fetch", "crows-pairs", "--force", "--from", "nope.csv"),
+        ("nope.csv", "no such file"),
+    ),
+    C(
+        "fetch-missing-file-url",
+        ("fetch", "crows-pairs", "--force", "--from", "file:///nonexistent/x.csv"),
+        ("/nonexistent/x.csv", "no such file"),
+    ),
+    C(
+        "fetch-remote-file-url",
+        ("fetch", "crows-pairs", "--force", "--from", "file://elsewhere/x.csv"),
+        ("file://elsewhere/x.csv", "local file"),
+    ),
+    C(
+        "fetch-symlink-loop",
+        ("fetch", "crows-pairs", "--force", "--from", "loop.csv"),
+        ("loop.csv", "symbolic link loop"),
+        loop("loop.csv"),
+    ),
+    C(
+        "fetch-device",
+        ("fetch", "crows-pairs", "--force", "--from", "/dev/zero"),
+        ("/dev/zero", "is a device"),
+    ),
+    C(
+        "fetch-mirror-without-the-file",
+        ("fetch", "crows-pairs", "--force", "--from", "adir"),
+        ("adir/crows_pairs_anonymized.csv", "no such file"),
+        directory("adir"),
+    ),
+    C(
+        "fetch-wrong-bytes",
+        ("fetch", "crows-pairs", "--force", "--from", "pairs2.csv"),
+        ("checksum mismatch", "nothing was written"),
+        text("pairs2.csv", HEADER + GOOD_ROW),
+    ),
+    C(
+        "fetch-refused-connection",
+        ("fetch", "crows-pairs", "--force", "--from", "http://127.0.0.1:9/x.csv", "--timeout", "5"),
+        ("cannot download", "127.0.0.1:9"),
+    ),
     C("fetch-unknown-source", ("fetch", "[/x]"), ("'[/x]'", "unknown source")),
-    C("fetch-registry-malformed", ("fetch", "crows-pairs"), ("sources.toml", "invalid TOML"), text("data/raw/sources.toml", "[crows-pairs\n")),
+    C(
+        "fetch-registry-malformed",
+        ("fetch", "crows-pairs"),
+        ("sources.toml", "invalid TOML"),
+        text("data/raw/sources.toml", "[crows-pairs\n"),
+    ),
     C(
         "fetch-registry-path-escape",
         ("fetch", "crows-pairs"),
@@ -559,58 +643,202 @@ FETCH = [
 BAD_FINDING_LINES = {
     "not-json": ("{pair_id: 1", "not valid JSON"),
     "array": ("[1, 2]", "expected a JSON object"),
-    "string-id": ('{"pair_id": "1", "code": "T001", "rule": "r", "message": "m"}', "pair_id must be an integer"),
-    "bool-id": ('{"pair_id": true, "code": "T001", "rule": "r", "message": "m"}', "pair_id must be an integer"),
-    "float-id": ('{"pair_id": 1.5, "code": "T001", "rule": "r", "message": "m"}', "pair_id must be an integer"),
-    "negative-id": ('{"pair_id": -1, "code": "T001", "rule": "r", "message": "m"}', "pair_id is -1"),
-    "huge-id": ('{"pair_id": 1' + "0" * 30 + ', "code": "T001", "rule": "r", "message": "m"}', "at most"),
-    "5000-digit-id": ('{"pair_id": ' + "9" * 5000 + ', "code": "T001", "rule": "r", "message": "m"}', "not valid JSON"),
-    "nan": ('{"pair_id": NaN, "code": "T001", "rule": "r", "message": "m"}', "NaN is not a JSON number"),
-    "list-message": ('{"pair_id": 1, "code": "T001", "rule": "r", "message": ["m"]}', "message must be a string"),
-    "object-code": ('{"pair_id": 1, "code": {"a": 1}, "rule": "r", "message": "m"}', "code must be a string"),
-    "markup-code": ('{"pair_id": 1, "code": "[/x]", "rule": "r", "message": "m"}', "code is a string \"[/x]\""),
+    "string-id": (
+        '{"pair_id": "1", "code": "T001", "rule": "r", "message": "m"}',
+        "pair_id must be an integer",
+    ),
+    "bool-id": (
+        '{"pair_id": true, "code": "T001", "rule": "r", "message": "m"}',
+        "pair_id must be an integer",
+    ),
+    "float-id": (
+        '{"pair_id": 1.5, "code": "T001", "rule": "r", "message": "m"}',
+        "pair_id must be an integer",
+    ),
+    "negative-id": (
+        '{"pair_id": -1, "code": "T001", "rule": "r", "message": "m"}',
+        "pair_id is -1",
+    ),
+    "huge-id": (
+        '{"pair_id": 1' + "0" * 30 + ', "code": "T001", "rule": "r", "message": "m"}',
+        "at most",
+    ),
+    "5000-digit-id": (
+        '{"pair_id": ' + "9" * 5000 + ', "code": "T001", "rule": "r", "message": "m"}',
+        "not valid JSON",
+    ),
+    "nan": (
+        '{"pair_id": NaN, "code": "T001", "rule": "r", "message": "m"}',
+        "NaN is not a JSON number",
+    ),
+    "list-message": (
+        '{"pair_id": 1, "code": "T001", "rule": "r", "message": ["m"]}',
+        "message must be a string",
+    ),
+    "object-code": (
+        '{"pair_id": 1, "code": {"a": 1}, "rule": "r", "message": "m"}',
+        "code must be a string",
+    ),
+    "markup-code": (
+        '{"pair_id": 1, "code": "[/x]", "rule": "r", "message": "m"}',
+        'code is a string "[/x]"',
+    ),
     "missing-fields": ('{"pair_id": 1, "code": "T001"}', "finding lacks rule, message"),
-    "span-as-string": ('{"pair_id": 1, "code": "T001", "rule": "r", "message": "m", "spans": "0-3"}', "spans must be a list"),
-    "span-offset-string": ('{"pair_id": 1, "code": "T001", "rule": "r", "message": "m", "spans": [{"field": "sent_more", "start": "0", "end": 3}]}', "spans[0].start must be an integer"),
-    "span-reversed": ('{"pair_id": 1, "code": "T001", "rule": "r", "message": "m", "spans": [{"field": "sent_more", "start": 5, "end": 3}]}', "start 5 is after end 3"),
-    "span-unknown-field": ('{"pair_id": 1, "code": "T001", "rule": "r", "message": "m", "spans": [{"field": "bias_type", "start": 0, "end": 3}]}', "spans[0].field 'bias_type' is not one of"),
-    "fix-list": ('{"pair_id": 1, "code": "T001", "rule": "r", "message": "m", "fix": {"sent_more": ["a"]}}', "fix.sent_more must be a string"),
-    "fix-nul": ('{"pair_id": 1, "code": "T001", "rule": "r", "message": "m", "fix": {"sent_more": "a\\u0000b"}}', "control character"),
-    "deep-nesting": ('{"pair_id": 1, "x": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested deeper than"),
+    "span-as-string": (
+        '{"pair_id": 1, "code": "T001", "rule": "r", "message": "m", "spans": "0-3"}',
+        "spans must be a list",
+    ),
+    "span-offset-string": (
+        '{"pair_id": 1, "code": "T001", "rule": "r", "message": "m", "spans": [{"field": "sent_more", "start": "0", "end": 3}]}',
+        "spans[0].start must be an integer",
+    ),
+    "span-reversed": (
+        '{"pair_id": 1, "code": "T001", "rule": "r", "message": "m", "spans": [{"field": "sent_more", "start": 5, "end": 3}]}',
+        "start 5 is after end 3",
+    ),
+    "span-unknown-field": (
+        '{"pair_id": 1, "code": "T001", "rule": "r", "message": "m", "spans": [{"field": "bias_type", "start": 0, "end": 3}]}',
+        "spans[0].field 'bias_type' is not one of",
+    ),
+    "fix-list": (
+        '{"pair_id": 1, "code": "T001", "rule": "r", "message": "m", "fix": {"sent_more": ["a"]}}',
+        "fix.sent_more must be a string",
+    ),
+    "fix-nul": (
+        '{"pair_id": 1, "code": "T001", "rule": "r", "message": "m", "fix": {"sent_more": "a\\u0000b"}}',
+        "control character",
+    ),
+    "deep-nesting": (
+        '{"pair_id": 1, "x": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        "nested deeper than",
+    ),
 }
 
 BAD_DECISION_LINES = {
-    "string-id": ('{"pair_id": "3", "action": "drop", "reason": "x"}', "pair_id must be an integer"),
-    "unknown-action": ('{"pair_id": 3, "action": "burn", "reason": "x"}', "action 'burn' is not one of"),
-    "list-sentence": ('{"pair_id": 3, "action": "fix", "sent_more": ["a", "b"], "reason": "x"}', "sent_more must be a string"),
-    "nul-sentence": ('{"pair_id": 3, "action": "fix", "sent_more": "Bad\\u0000.", "reason": "x"}', "sent_more holds the control character(s) \\x00"),
-    "newline-sentence": ('{"pair_id": 3, "action": "fix", "sent_more": "Bad\\nline.", "reason": "x"}', "control character"),
-    "sentence-over-csv-limit": ('{"pair_id": 3, "action": "fix", "sent_more": "' + "a" * 200_000 + '", "reason": "x"}', "characters long"),
-    "unknown-field": ('{"pair_id": 3, "action": "drop", "reason": "x", "colour": 1}', "unknown decision fields: colour"),
-    "deep-votes": ('{"pair_id": 3, "action": "drop", "reason": "x", "votes": {"a": {"b": {"c": 1}}}}', "votes.a"),
-    "huge-count": ('{"pair_id": 3, "action": "drop", "reason": "x", "n_annotators": 1' + "0" * 40 + "}", "n_annotators is"),
-    "null-round": ('{"pair_id": 3, "action": "drop", "reason": "x", "round": null}', "round must be a string"),
-    "deep-nesting": ('{"pair_id": 3, "action": "drop", "reason": "x", "votes": ' + "[" * 50_000 + "]" * 50_000 + "}", "nested deeper than"),
-    "infinity": ('{"pair_id": 3, "action": "drop", "reason": "x", "n_annotators": Infinity}', "Infinity is not a JSON number"),
+    "string-id": (
+        '{"pair_id": "3", "action": "drop", "reason": "x"}',
+        "pair_id must be an integer",
+    ),
+    "unknown-action": (
+        '{"pair_id": 3, "action": "burn", "reason": "x"}',
+        "action 'burn' is not one of",
+    ),
+    "list-sentence": (
+        '{"pair_id": 3, "action": "fix", "sent_more": ["a", "b"], "reason": "x"}',
+        "sent_more must be a string",
+    ),
+    "nul-sentence": (
+        '{"pair_id": 3, "action": "fix", "sent_more": "Bad\\u0000.", "reason": "x"}',
+        "sent_more holds the control character(s) \\x00",
+    ),
+    "newline-sentence": (
+        '{"pair_id": 3, "action": "fix", "sent_more": "Bad\\nline.", "reason": "x"}',
+        "control character",
+    ),
+    "sentence-over-csv-limit": (
+        '{"pair_id": 3, "action": "fix", "sent_more": "' + "a" * 200_000 + '", "reason": "x"}',
+        "characters long",
+    ),
+    "unknown-field": (
+        '{"pair_id": 3, "action": "drop", "reason": "x", "colour": 1}',
+        "unknown decision fields: colour",
+    ),
+    "deep-votes": (
+        '{"pair_id": 3, "action": "drop", "reason": "x", "votes": {"a": {"b": {"c": 1}}}}',
+        "votes.a",
+    ),
+    "huge-count": (
+        '{"pair_id": 3, "action": "drop", "reason": "x", "n_annotators": 1' + "0" * 40 + "}",
+        "n_annotators is",
+    ),
+    "null-round": (
+        '{"pair_id": 3, "action": "drop", "reason": "x", "round": null}',
+        "round must be a string",
+    ),
+    "deep-nesting": (
+        '{"pair_id": 3, "action": "drop", "reason": "x", "votes": '
+        + "[" * 50_000
+        + "]" * 50_000
+        + "}",
+        "nested deeper than",
+    ),
+    "infinity": (
+        '{"pair_id": 3, "action": "drop", "reason": "x", "n_annotators": Infinity}',
+        "Infinity is not a JSON number",
+    ),
 }
 
 ANNOTATIONS = [
     *(
         C(
             f"push-findings-{key}",
-            ("annotations", "push", "--round", "r1", "--to-file", "--findings", "bad.jsonl", "--data", "pairs.csv"),
+            (
+                "annotations",
+                "push",
+                "--round",
+                "r1",
+                "--to-file",
+                "--findings",
+                "bad.jsonl",
+                "--data",
+                "pairs.csv",
+            ),
             ("bad.jsonl", "line 2", message),
-            jsonl("bad.jsonl", '{"pair_id": 0, "code": "T001", "rule": "r", "message": "ok"}', line),
+            jsonl(
+                "bad.jsonl", '{"pair_id": 0, "code": "T001", "rule": "r", "message": "ok"}', line
+            ),
         )
         for key, (line, message) in BAD_FINDING_LINES.items()
     ),
-    C("push-findings-directory", ("annotations", "push", "--round", "r1", "--to-file", "--findings", "adir"), ("adir", "is a directory"), directory("adir")),
-    C("push-findings-empty", ("annotations", "push", "--round", "r1", "--to-file", "--findings", "e.jsonl", "--data", "pairs.csv"), ("e.jsonl", "no findings"), text("e.jsonl", "")),
-    C("push-round-path-escape", ("annotations", "push", "--round", "../x", "--to-file", "--findings", "findings.jsonl"), ("'../x'", "round name")),
-    C("push-round-markup", ("annotations", "push", "--round", "[/x]", "--to-file", "--findings", "findings.jsonl"), ("'[/x]'", "round name")),
-    C("pull-from-missing", ("annotations", "pull", "--round", "r1", "--from", "nope.json"), ("nope.json", "no such file")),
-    C("pull-from-not-json", ("annotations", "pull", "--round", "r1", "--from", "x.json"), ("x.json", "not valid JSON"), text("x.json", "{oops")),
-    C("pull-from-directory", ("annotations", "pull", "--round", "r1", "--from", "adir"), ("adir", "is a directory"), directory("adir")),
+    C(
+        "push-findings-directory",
+        ("annotations", "push", "--round", "r1", "--to-file", "--findings", "adir"),
+        ("adir", "is a directory"),
+        directory("adir"),
+    ),
+    C(
+        "push-findings-empty",
+        (
+            "annotations",
+            "push",
+            "--round",
+            "r1",
+            "--to-file",
+            "--findings",
+            "e.jsonl",
+            "--data",
+            "pairs.csv",
+        ),
+        ("e.jsonl", "no findings"),
+        text("e.jsonl", ""),
+    ),
+    C(
+        "push-round-path-escape",
+        ("annotations", "push", "--round", "../x", "--to-file", "--findings", "findings.jsonl"),
+        ("'../x'", "round name"),
+    ),
+    C(
+        "push-round-markup",
+        ("annotations", "push", "--round", "[/x]", "--to-file", "--findings", "findings.jsonl"),
+        ("'[/x]'", "round name"),
+    ),
+    C(
+        "pull-from-missing",
+        ("annotations", "pull", "--round", "r1", "--from", "nope.json"),
+        ("nope.json", "no such file"),
+    ),
+    C(
+        "pull-from-not-json",
+        ("annotations", "pull", "--round", "r1", "--from", "x.json"),
+        ("x.json", "not valid JSON"),
+        text("x.json", "{oops"),
+    ),
+    C(
+        "pull-from-directory",
+        ("annotations", "pull", "--round", "r1", "--from", "adir"),
+        ("adir", "is a directory"),
+        directory("adir"),
+    ),
     C(
         "pull-from-symlink-loop",
         ("annotations", "pull", "--round", "r1", "--from", "loop.json"),
@@ -625,7 +853,11 @@ ANNOTATIONS = [
         text("export.json", "[]"),
         phase2="pull accepts --round of a round never pushed",
     ),
-    C("tally-without-snapshot", ("annotations", "tally", "--round", "r1"), ("annotations.json", "run `curate annotations pull")),
+    C(
+        "tally-without-snapshot",
+        ("annotations", "tally", "--round", "r1"),
+        ("annotations.json", "run `curate annotations pull"),
+    ),
     C(
         "tally-snapshot-not-json",
         ("annotations", "tally", "--round", "r1"),
@@ -650,7 +882,12 @@ RELEASE = [
         )
         for key, (line, message) in BAD_DECISION_LINES.items()
     ),
-    C("revise-decisions-directory", ("revise", "--decisions", "adir", "-o", "out"), ("adir",), directory("adir")),
+    C(
+        "revise-decisions-directory",
+        ("revise", "--decisions", "adir", "-o", "out"),
+        ("adir",),
+        directory("adir"),
+    ),
     C(
         "revise-decisions-symlink-loop",
         ("revise", "--decisions", "loop.jsonl", "-o", "out"),
@@ -658,11 +895,31 @@ RELEASE = [
         loop("loop.jsonl"),
         phase2="recipe_from_options calls Path.resolve(), which raises RuntimeError on a loop",
     ),
-    C("revise-raw-wrong-checksum", ("revise", "--raw", "pairs2.csv", "-o", "out"), ("pairs2.csv",), text("pairs2.csv", HEADER + GOOD_ROW)),
-    C("revise-raw-binary", ("revise", "--raw", "bin.csv", "-o", "out"), ("bin.csv",), text("bin.csv", b"\x00\xff")),
+    C(
+        "revise-raw-wrong-checksum",
+        ("revise", "--raw", "pairs2.csv", "-o", "out"),
+        ("pairs2.csv",),
+        text("pairs2.csv", HEADER + GOOD_ROW),
+    ),
+    C(
+        "revise-raw-binary",
+        ("revise", "--raw", "bin.csv", "-o", "out"),
+        ("bin.csv",),
+        text("bin.csv", b"\x00\xff"),
+    ),
     C("revise-unknown-fix-code", ("revise", "--fix", "[/x]", "-o", "out"), ("[/X]",)),
-    C("revise-recipe-malformed", ("revise", "--recipe", "r.toml", "-o", "out"), ("r.toml",), text("r.toml", "[release\n")),
-    C("revise-recipe-binary", ("revise", "--recipe", "r.toml", "-o", "out"), ("r.toml", "not UTF-8"), text("r.toml", b"\xff\xfe")),
+    C(
+        "revise-recipe-malformed",
+        ("revise", "--recipe", "r.toml", "-o", "out"),
+        ("r.toml",),
+        text("r.toml", "[release\n"),
+    ),
+    C(
+        "revise-recipe-binary",
+        ("revise", "--recipe", "r.toml", "-o", "out"),
+        ("r.toml", "not UTF-8"),
+        text("r.toml", b"\xff\xfe"),
+    ),
     C("publish-unknown-version", ("publish", "9.9.9"), ("9.9.9",)),
     C("publish-path-escape", ("publish", "../../etc"), ("../../etc",)),
     C(
@@ -672,7 +929,12 @@ RELEASE = [
         phase2="publish puts the version unescaped into its progress label (MarkupError)",
     ),
     C("diff-missing-file", ("diff", "raw", "nope.csv"), ("nope.csv",)),
-    C("diff-binary-file", ("diff", "raw", "bin.csv"), ("bin.csv", "not UTF-8"), text("bin.csv", b"\xff\x00\xfe")),
+    C(
+        "diff-binary-file",
+        ("diff", "raw", "bin.csv"),
+        ("bin.csv", "not UTF-8"),
+        text("bin.csv", b"\xff\x00\xfe"),
+    ),
     C("diff-directory", ("diff", "raw", "adir"), ("adir",), directory("adir")),
     C(
         "diff-symlink-loop",
@@ -685,10 +947,30 @@ RELEASE = [
 ]
 
 SCORE = [
-    C("score-binary-data", ("score", "bin.csv", "-m", TINY, "--no-cache"), ("bin.csv", "not UTF-8"), text("bin.csv", b"\xff\xfe\x00")),
-    C("score-header-only", ("score", "h.csv", "-m", TINY, "--no-cache"), ("h.csv", "no pairs"), text("h.csv", HEADER), phase2="score on a header-only CSV"),
-    C("score-missing-model-dir", ("score", "pairs.csv", "-m", "./no/such/model", "--no-cache"), ("no/such/model", "no such model directory")),
-    C("score-batch-size-zero", ("score", "pairs.csv", "-m", TINY, "--batch-size", "0"), ("batch-size",), usage=True),
+    C(
+        "score-binary-data",
+        ("score", "bin.csv", "-m", TINY, "--no-cache"),
+        ("bin.csv", "not UTF-8"),
+        text("bin.csv", b"\xff\xfe\x00"),
+    ),
+    C(
+        "score-header-only",
+        ("score", "h.csv", "-m", TINY, "--no-cache"),
+        ("h.csv", "no pairs"),
+        text("h.csv", HEADER),
+        phase2="score on a header-only CSV",
+    ),
+    C(
+        "score-missing-model-dir",
+        ("score", "pairs.csv", "-m", "./no/such/model", "--no-cache"),
+        ("no/such/model", "no such model directory"),
+    ),
+    C(
+        "score-batch-size-zero",
+        ("score", "pairs.csv", "-m", TINY, "--batch-size", "0"),
+        ("batch-size",),
+        usage=True,
+    ),
     C(
         "score-model-without-tokenizer",
         ("score", "pairs.csv", "-m", "models/notok", "--no-cache"),
@@ -708,28 +990,139 @@ SCORE = [
         ("adir",),
         directory("adir"),
     ),
-    C("diff-report-three-versions", ("diff-report", "a", "b", "c", "-m", TINY), ("at most two versions",)),
-    C("diff-report-missing-version", ("diff-report", "nope.csv", "-m", TINY, "--no-cache"), ("nope.csv",)),
-    C("diff-report-binary-version", ("diff-report", "bin.csv", "-m", TINY, "--no-cache"), ("bin.csv", "not UTF-8"), text("bin.csv", b"\xff\xfe")),
+    C(
+        "diff-report-three-versions",
+        ("diff-report", "a", "b", "c", "-m", TINY),
+        ("at most two versions",),
+    ),
+    C(
+        "diff-report-missing-version",
+        ("diff-report", "nope.csv", "-m", TINY, "--no-cache"),
+        ("nope.csv",),
+    ),
+    C(
+        "diff-report-binary-version",
+        ("diff-report", "bin.csv", "-m", TINY, "--no-cache"),
+        ("bin.csv", "not UTF-8"),
+        text("bin.csv", b"\xff\xfe"),
+    ),
 ]
 
 MORE = [
-    C("push-data-binary", ("annotations", "push", "--round", "r1", "--to-file", "--findings", "findings.jsonl", "--data", "bin.csv"), ("bin.csv", "not UTF-8"), text("bin.csv", b"\xff\x00")),
-    C("push-label-config-missing", ("annotations", "push", "--round", "r1", "--findings", "findings.jsonl", "--data", "pairs.csv", "--label-config", "nope.xml", "--url", "http://127.0.0.1:9"), ("nope.xml", "no such file")),
-    C("tally-quorum-zero", ("annotations", "tally", "--round", "r1", "--quorum", "0"), ("quorum",), jsonl("annotations/rounds/r1/annotations.json", '{"round": "r1", "tasks": [], "answers": []}')),
-    C("publish-recipe-malformed", ("publish", "2.0.0"), ("recipe.toml",), text("data/clean/2.0.0/recipe.toml", "[release\n")),
-    C("publish-recipe-binary", ("publish", "2.0.0"), ("recipe.toml", "not UTF-8"), text("data/clean/2.0.0/recipe.toml", b"\xff\xfe\x00")),
-    C("diff-garbage-parquet", ("diff", "raw", "x.parquet"), ("x.parquet",), text("x.parquet", "not parquet at all\n")),
-    C("diff-report-garbage-parquet", ("diff-report", "x.parquet", "-m", TINY, "--no-cache"), ("x.parquet",), text("x.parquet", "PAR1 nope PAR1")),
-    C("fetch-list-registry-lacks-fields", ("fetch", "--list"), ("sources.toml", "lacks"), text("data/raw/sources.toml", '[crows-pairs]\nfile = "x.csv"\n')),
-    C("score-negative-threshold", ("score", "pairs.csv", "-m", TINY, "--threshold", "-1"), ("--threshold",), usage=True),
-    C("score-zero-threads", ("score", "pairs.csv", "-m", TINY, "--threads", "0"), ("--threads",), usage=True),
-    C("diff-report-zero-bootstrap", ("diff-report", "pairs.csv", "-m", TINY, "--bootstrap", "0"), ("--bootstrap",), usage=True),
-    C("diff-report-bad-device", ("diff-report", "pairs.csv", "-m", TINY, "--no-cache", "--device", "[/gpu]"), ("[/gpu]",)),
-    C("score-unknown-score-key", ("score", "pairs.csv", "-m", TINY), ("[tool.curate.score]", "unknown key 'treshold'"), append_config("[tool.curate.score]\ntreshold = 5\n")),
+    C(
+        "push-data-binary",
+        (
+            "annotations",
+            "push",
+            "--round",
+            "r1",
+            "--to-file",
+            "--findings",
+            "findings.jsonl",
+            "--data",
+            "bin.csv",
+        ),
+        ("bin.csv", "not UTF-8"),
+        text("bin.csv", b"\xff\x00"),
+    ),
+    C(
+        "push-label-config-missing",
+        (
+            "annotations",
+            "push",
+            "--round",
+            "r1",
+            "--findings",
+            "findings.jsonl",
+            "--data",
+            "pairs.csv",
+            "--label-config",
+            "nope.xml",
+            "--url",
+            "http://127.0.0.1:9",
+        ),
+        ("nope.xml", "no such file"),
+    ),
+    C(
+        "tally-quorum-zero",
+        ("annotations", "tally", "--round", "r1", "--quorum", "0"),
+        ("quorum",),
+        jsonl(
+            "annotations/rounds/r1/annotations.json", '{"round": "r1", "tasks": [], "answers": []}'
+        ),
+    ),
+    C(
+        "publish-recipe-malformed",
+        ("publish", "2.0.0"),
+        ("recipe.toml",),
+        text("data/clean/2.0.0/recipe.toml", "[release\n"),
+    ),
+    C(
+        "publish-recipe-binary",
+        ("publish", "2.0.0"),
+        ("recipe.toml", "not UTF-8"),
+        text("data/clean/2.0.0/recipe.toml", b"\xff\xfe\x00"),
+    ),
+    C(
+        "diff-garbage-parquet",
+        ("diff", "raw", "x.parquet"),
+        ("x.parquet",),
+        text("x.parquet", "not parquet at all\n"),
+    ),
+    C(
+        "diff-report-garbage-parquet",
+        ("diff-report", "x.parquet", "-m", TINY, "--no-cache"),
+        ("x.parquet",),
+        text("x.parquet", "PAR1 nope PAR1"),
+    ),
+    C(
+        "fetch-list-registry-lacks-fields",
+        ("fetch", "--list"),
+        ("sources.toml", "lacks"),
+        text("data/raw/sources.toml", '[crows-pairs]\nfile = "x.csv"\n'),
+    ),
+    C(
+        "score-negative-threshold",
+        ("score", "pairs.csv", "-m", TINY, "--threshold", "-1"),
+        ("--threshold",),
+        usage=True,
+    ),
+    C(
+        "score-zero-threads",
+        ("score", "pairs.csv", "-m", TINY, "--threads", "0"),
+        ("--threads",),
+        usage=True,
+    ),
+    C(
+        "diff-report-zero-bootstrap",
+        ("diff-report", "pairs.csv", "-m", TINY, "--bootstrap", "0"),
+        ("--bootstrap",),
+        usage=True,
+    ),
+    C(
+        "diff-report-bad-device",
+        ("diff-report", "pairs.csv", "-m", TINY, "--no-cache", "--device", "[/gpu]"),
+        ("[/gpu]",),
+    ),
+    C(
+        "score-unknown-score-key",
+        ("score", "pairs.csv", "-m", TINY),
+        ("[tool.curate.score]", "unknown key 'treshold'"),
+        append_config("[tool.curate.score]\ntreshold = 5\n"),
+    ),
 ]
 
-CASES = [*BAD_CSV, *BAD_OUTPUTS, *BAD_CONFIG, *LINT_RULES, *FETCH, *ANNOTATIONS, *RELEASE, *SCORE, *MORE]
+CASES = [
+    *BAD_CSV,
+    *BAD_OUTPUTS,
+    *BAD_CONFIG,
+    *LINT_RULES,
+    *FETCH,
+    *ANNOTATIONS,
+    *RELEASE,
+    *SCORE,
+    *MORE,
+]
 
 
 def _params() -> list:
@@ -790,7 +1183,9 @@ def test_hostile_input(case: Case, project: Path) -> None:
     changed = sorted(p for p in before if after.get(p) != before[p])
     assert not changed, f"pre-existing files changed or removed: {changed}"
     new = sorted(
-        p for p in set(after) - set(before) if not p.startswith(CACHE_DIRS) and "/.curate-cache" not in p
+        p
+        for p in set(after) - set(before)
+        if not p.startswith(CACHE_DIRS) and "/.curate-cache" not in p
     )
     assert not new, f"new files after an error: {new}"
 
@@ -800,7 +1195,10 @@ def test_hostile_input(case: Case, project: Path) -> None:
     ("args", "words"),
     [
         (("stats", "locked.csv"), ("locked.csv", "permission denied")),
-        (("fetch", "crows-pairs", "--force", "--from", "locked.csv"), ("locked.csv", "permission denied")),
+        (
+            ("fetch", "crows-pairs", "--force", "--from", "locked.csv"),
+            ("locked.csv", "permission denied"),
+        ),
         (("lint", "pairs.csv", "-o", "ro/out.txt"), ("ro", "not writable")),
     ],
 )
@@ -830,8 +1228,18 @@ def test_corpus_size() -> None:
     commands = {c.args[0] if c.args[0] != "annotations" else " ".join(c.args[:2]) for c in CASES}
     assert len(CASES) >= 100
     assert {
-        "fetch", "stats", "lint", "rules", "annotations push", "annotations pull",
-        "annotations tally", "revise", "publish", "diff", "score", "diff-report",
+        "fetch",
+        "stats",
+        "lint",
+        "rules",
+        "annotations push",
+        "annotations pull",
+        "annotations tally",
+        "revise",
+        "publish",
+        "diff",
+        "score",
+        "diff-report",
     } <= commands
 
 

@@ -141,7 +141,10 @@ def test_below_a_file_and_unwritable_places(tmp_path: Path) -> None:
         (lambda p: None, r"no such file"),
         (lambda p: p.mkdir(), r"is a directory"),
         (lambda p: p.symlink_to(p), r"symbolic link loop"),
-        (lambda p: p.symlink_to(p.parent / "absent"), r"symbolic link to a file that does not exist"),
+        (
+            lambda p: p.symlink_to(p.parent / "absent"),
+            r"symbolic link to a file that does not exist",
+        ),
     ],
 )
 def test_unreadable_inputs(tmp_path: Path, make, message: str) -> None:

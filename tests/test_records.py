@@ -81,11 +81,20 @@ FINDING = '{"pair_id": 1, "code": "T001", "rule": "r", "message": "m"'
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        (FINDING + ', "spans": [{"field": "sent_more", "start": "0", "end": 2}]}', r"line 1: spans\[0\].start must be an integer, got a string \"0\""),
-        (FINDING + ', "spans": [{"field": "sent_more", "start": 4, "end": 2}]}', r"start 4 is after end 2"),
+        (
+            FINDING + ', "spans": [{"field": "sent_more", "start": "0", "end": 2}]}',
+            r"line 1: spans\[0\].start must be an integer, got a string \"0\"",
+        ),
+        (
+            FINDING + ', "spans": [{"field": "sent_more", "start": 4, "end": 2}]}',
+            r"start 4 is after end 2",
+        ),
         (FINDING + ', "fix": {"sent_less": ["x"]}}', r"fix.sent_less must be a string, got a list"),
         (FINDING + ', "fix": {"bias_type": "age"}}', r"fix.bias_type"),
-        (FINDING.replace('"T001"', '"[/x]"') + "}", r"code is a string \"\[/x\]\", which is not valid"),
+        (
+            FINDING.replace('"T001"', '"[/x]"') + "}",
+            r"code is a string \"\[/x\]\", which is not valid",
+        ),
         (FINDING.replace('"m"', '["m"]') + "}", r"message must be a string, got a list"),
         (FINDING.replace("1", "1" + "0" * 25, 1) + "}", r"pair_id is 1\d+; it must be at most"),
         (FINDING.replace("1", "9" * 5000, 1) + "}", r"not valid JSON \(Exceeds the limit"),
@@ -103,18 +112,32 @@ def test_bad_findings_name_line_and_field(tmp_path: Path, line: str, message: st
 def test_findings_ignore_unknown_keys_and_keep_line_separators(tmp_path: Path) -> None:
     """Findings of a newer lint still read; U+2028 inside a JSON string is not a line break."""
     path = tmp_path / "f.jsonl"
-    path.write_text(FINDING.replace('"m"', '"a\u2028b"') + ', "severity": "high"}\n', encoding="utf-8")
+    path.write_text(
+        FINDING.replace('"m"', '"a\u2028b"') + ', "severity": "high"}\n', encoding="utf-8"
+    )
     assert read_findings(path)[0].message == "a\u2028b"
 
 
 @pytest.mark.parametrize(
     ("record", "message"),
     [
-        ({"pair_id": 1, "action": "fix", "sent_more": "a\x00b."}, r"sent_more holds the control character\(s\) \\x00"),
-        ({"pair_id": 1, "action": "fix", "sent_more": "two\nlines."}, r"sent_more holds the control character\(s\) \\x0a"),
+        (
+            {"pair_id": 1, "action": "fix", "sent_more": "a\x00b."},
+            r"sent_more holds the control character\(s\) \\x00",
+        ),
+        (
+            {"pair_id": 1, "action": "fix", "sent_more": "two\nlines."},
+            r"sent_more holds the control character\(s\) \\x0a",
+        ),
         ({"pair_id": 1, "action": "fix", "sent_more": "   "}, r"sent_more is empty"),
-        ({"pair_id": 1, "action": "fix", "sent_more": "a" * 10_001}, r"sent_more is 10001 characters long; at most 10000"),
-        ({"pair_id": 1, "action": "keep", "reason": "tab\tand\nnewline ok, NUL \x00 not"}, r"reason holds"),
+        (
+            {"pair_id": 1, "action": "fix", "sent_more": "a" * 10_001},
+            r"sent_more is 10001 characters long; at most 10000",
+        ),
+        (
+            {"pair_id": 1, "action": "keep", "reason": "tab\tand\nnewline ok, NUL \x00 not"},
+            r"reason holds",
+        ),
         ({"pair_id": 1, "action": "keep", "votes": {"a": {"b": {"c": 1}}}}, r"votes.a"),
         ({"pair_id": 1, "action": "keep", "votes": ["a"]}, r"votes must be an object"),
         ({"pair_id": 1, "action": "keep", "n_annotators": -1}, r"n_annotators is -1"),

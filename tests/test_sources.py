@@ -165,7 +165,9 @@ def test_file_url_is_a_local_copy(tmp_path: Path) -> None:
         sources.fetch(_source(), tmp_path / "raw2", "file://host/x.csv")
 
 
-def test_a_file_named_with_a_colon_is_a_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_named_with_a_colon_is_a_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     Path("c:x.csv").write_bytes(PAYLOAD)
     assert sources.fetch(_source(), tmp_path / "raw", "c:x.csv").action == "copied"
