@@ -17,7 +17,8 @@ LABEL_STUDIO_VERSION ?= 1.23.2
 .PHONY: help install labelstudio demo test lint clean
 
 help:
-	@echo "make demo  - create .venv, install, fetch CrowS-Pairs and run the pipeline on it"
+	@echo "make demo  - create .venv, install, fetch CrowS-Pairs and run the pipeline on it,"
+	@echo "             then stats and lint on the StereoSet dev set"
 	@echo "make test  - create .venv if needed, install with test extras, run ruff and the tests"
 	@echo "             (also installs the Label Studio server into $(LS_VENV) for the integration tests)"
 
@@ -46,6 +47,9 @@ demo: install
 	$(CURATE) lint --format jsonl --output build/findings.jsonl || [ $$? -eq 1 ]
 	$(CURATE) publish 1.0.0-auto
 	$(CURATE) diff raw 1.0.0-auto --summary
+	$(CURATE) fetch stereoset-dev
+	$(CURATE) stats data/raw/stereoset_dev.json
+	$(CURATE) lint --statistics data/raw/stereoset_dev.json || [ $$? -eq 1 ]
 
 lint: install
 	$(BIN)/ruff check .

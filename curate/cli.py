@@ -14,9 +14,9 @@ import typer
 from curate import __version__
 from curate.commands import annotations as annotations_commands
 from curate.commands import data as data_commands
+from curate.commands import diff_report as diff_report_commands
 from curate.commands import lint as lint_commands
 from curate.commands import release as release_commands
-from curate.commands import report as report_commands
 from curate.commands import score as score_commands
 
 app = typer.Typer(
@@ -54,7 +54,7 @@ annotations_commands.register(app)
 lint_commands.register(app)
 release_commands.register(app)
 score_commands.register(app)
-report_commands.register(app)
+diff_report_commands.register(app)
 
 
 def main() -> None:

@@ -184,3 +184,10 @@ def load_config(start: Path | None = None) -> Config:
         output_dir=root / values.get("output-dir", DEFAULT_OUTPUT_DIR),
         sections=sections,
     )
+
+
+def fetched_data(cfg: Config) -> Path:
+    """The configured data file, which ``curate fetch`` must have put in place."""
+    if not cfg.data.is_file():
+        raise InputError(f"{cfg.data}: no such file; run `curate fetch crows-pairs` first")
+    return cfg.data

@@ -1,9 +1,13 @@
-"""The sentence-pair record and a lossless reader/writer for the CrowS-Pairs CSV schema.
+"""The sentence-pair record, THE pair schema, and the upstream CrowS-Pairs CSV text format.
 
 Reading the upstream ``crows_pairs_anonymized.csv`` and writing it back reproduces the file byte
 for byte: the schema uses minimal quoting, LF line endings and Python-literal lists, and the
 writer emits exactly that. Every way a file can break the schema is reported as one
 :class:`~curate.errors.InputError` naming the file, the line and what is wrong.
+
+The other shapes in circulation (five-column CSV, TSV, JSON lines, Parquet, the Hugging Face
+layout, StereoSet JSON) are read and written by :mod:`curate.formats`; :func:`read_pairs`
+detects the shape from the content, so every command that reads pairs accepts all of them.
 """
 
 from __future__ import annotations
@@ -12,9 +16,11 @@ import ast
 import csv
 import functools
 import io
+import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from curate.errors import InputError
 from curate.fileio import atomic_writer, read_input_bytes
@@ -32,6 +38,14 @@ FIELD_COLUMNS: tuple[tuple[str, str], ...] = (
     ("writer", "anon_writer"),
     ("annotators", "anon_annotators"),
 )
+#: Optional columns of StereoSet-derived pairs (intrasentence items): the :class:`Pair` field and
+#: the column name used when such pairs are written to a column-based shape (CSV, JSONL, Parquet).
+STEREOSET_FIELD_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("item_id", "stereoset_id"),
+    ("target", "target"),
+    ("context", "context"),
+    ("unrelated", "unrelated"),
+)
 #: Header of the upstream file; the first column (the pair id) has no name.
 COLUMNS: tuple[str, ...] = tuple(column for _, column in FIELD_COLUMNS)
 #: Column of each :class:`Pair` field, and field of each column.
@@ -44,6 +58,8 @@ TEXT_FIELDS: tuple[str, ...] = ("sent_more", "sent_less")
 #: The fields a curation decision may set (the validators' metadata is never edited).
 EDITABLE_FIELDS: tuple[str, ...] = ("sent_more", "sent_less", "direction", "bias_type")
 DIRECTIONS: tuple[str, ...] = ("stereo", "antistereo")
+#: The four StereoSet domains (its ``bias_type`` values).
+STEREOSET_DOMAINS: tuple[str, ...] = ("gender", "profession", "race", "religion")
 #: The nine CrowS-Pairs bias types, in the order of Table 2 of Nangia et al. (2020).
 BIAS_TYPES: tuple[str, ...] = (
     "race-color",
@@ -76,6 +92,11 @@ class Pair:
     annotations: tuple[tuple[str, ...], ...] | None = None
     writer: str = ""
     annotators: tuple[str, ...] | None = None
+    item_id: str | None = None
+    target: str | None = None
+    context: str | None = None
+    unrelated: str | None = None
+    extra: tuple[tuple[str, Any], ...] = field(default=(), hash=False)
 
     def with_changes(self, **changes: object) -> Pair:
         """A copy of this pair with some fields replaced."""
@@ -262,10 +283,21 @@ def read_text_utf8(path: Path) -> str:
         ) from None
 
 
+_log = logging.getLogger("curate.formats")
+
+
 def read_pairs(path: Path | str) -> list[Pair]:
-    """Read a CrowS-Pairs CSV file."""
-    path = Path(path)
-    return parse_pairs(read_text_utf8(path), str(path))
+    """Read the pairs of a dataset file in any shape :mod:`curate.formats` knows (detected).
+
+    Label normalisations and unknown labels are logged as warnings on the ``curate.formats``
+    logger (printed on stderr when nothing else handles them): they are never silent.
+    """
+    from curate.formats import read_dataset  # the formats package builds on this module
+
+    dataset = read_dataset(Path(path))
+    for warning in dataset.warnings:
+        _log.warning("warning: %s", warning)
+    return list(dataset.pairs)
 
 
 _CELL_FORMATS = {

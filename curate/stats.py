@@ -2,7 +2,9 @@
 
 Counts per bias type and direction (Table 2 of Nangia et al. 2020), sentence lengths, and how
 well the validators' own bias-type labels (the ``annotations`` column) support the ``bias_type``
-label of each pair.
+label of each pair. For StereoSet data the bias types are its four domains, and the items of
+both tasks (intrasentence, read as pairs; intersentence, kept as items) are counted per domain
+and target term.
 """
 
 from __future__ import annotations
@@ -11,9 +13,12 @@ import statistics
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from curate.pairs import BIAS_TYPES, DIRECTIONS, Pair
+from curate.pairs import BIAS_TYPES, DIRECTIONS, STEREOSET_DOMAINS, Pair
+
+if TYPE_CHECKING:
+    from curate.formats import StereoSetItem
 
 
 @dataclass(frozen=True)
@@ -47,12 +52,41 @@ def label_support(pair: Pair) -> int | None:
     return sum(pair.bias_type in labels for labels in pair.annotations)
 
 
-def compute_stats(pairs: Sequence[Pair]) -> dict[str, Any]:
-    """Every figure of ``curate stats`` as plain data (JSON-serialisable)."""
+def is_stereoset(pairs: Sequence[Pair]) -> bool:
+    """Pairs made from StereoSet items (they carry the item's target and context)."""
+    return bool(pairs) and all(p.item_id is not None for p in pairs)
+
+
+def _stereoset_counts(items: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """Items and distinct target terms per domain, from (domain, target) tuples."""
+    domains = [d for d in STEREOSET_DOMAINS if any(x == d for x, _ in items)]
+    domains += sorted({d for d, _ in items} - set(STEREOSET_DOMAINS))
+    return {
+        "items": len(items),
+        "targets": len({t for _, t in items}),
+        "by_domain": {
+            d: {
+                "items": sum(x == d for x, _ in items),
+                "targets": len({t for x, t in items if x == d}),
+            }
+            for d in domains
+        },
+    }
+
+
+def compute_stats(
+    pairs: Sequence[Pair], intersentence: Sequence[StereoSetItem] = ()
+) -> dict[str, Any]:
+    """Every figure of ``curate stats`` as plain data (JSON-serialisable).
+
+    ``intersentence``: a StereoSet file's intersentence items, counted next to the pairs.
+    """
     total = len(pairs)
+    stereoset = is_stereoset(pairs) or bool(intersentence)
+    known = STEREOSET_DOMAINS if stereoset else BIAS_TYPES
     by_type: Counter[tuple[str, str]] = Counter((p.bias_type, p.direction) for p in pairs)
-    types = [t for t in BIAS_TYPES if any(k[0] == t for k in by_type)]
-    types += sorted({t for t, _ in by_type} - set(BIAS_TYPES))
+    types = [t for t in known if any(k[0] == t for k in by_type)]
+    types += sorted({t for t, _ in by_type} - set(known))
     rows = []
     for bias_type in types:
         counts = {d: by_type[(bias_type, d)] for d in DIRECTIONS}
@@ -60,7 +94,7 @@ def compute_stats(pairs: Sequence[Pair]) -> dict[str, Any]:
         rows.append(
             {
                 "bias_type": bias_type,
-                "known": bias_type in BIAS_TYPES,
+                "known": bias_type in known,
                 "n": n,
                 "percent": round(100 * n / total, 1) if total else 0.0,
                 **counts,
@@ -81,7 +115,7 @@ def compute_stats(pairs: Sequence[Pair]) -> dict[str, Any]:
         for p in pairs
         if p.annotations is not None and 2 * (label_support(p) or 0) > len(p.annotations)
     )
-    return {
+    result: dict[str, Any] = {
         "pairs": total,
         "directions": {d: directions[d] for d in DIRECTIONS},
         "bias_types": rows,
@@ -109,3 +143,9 @@ def compute_stats(pairs: Sequence[Pair]) -> dict[str, Any]:
             ),
         },
     }
+    if stereoset:
+        result["stereoset"] = {
+            "intrasentence": _stereoset_counts([(p.bias_type, p.target or "") for p in pairs]),
+            "intersentence": _stereoset_counts([(i.bias_type, i.target) for i in intersentence]),
+        }
+    return result

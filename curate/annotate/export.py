@@ -119,12 +119,23 @@ class Snapshot:
 
 
 class _Skip(Exception):
-    """An annotation that cannot be used; carries the problem."""
+    """A task or annotation that cannot be used; carries the problem and where it is."""
 
-    def __init__(self, kind: str, message: str) -> None:
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        task_id: int | None = None,
+        pair_id: int | None = None,
+        annotation_id: int | None = None,
+    ) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
+        self.where = {"task_id": task_id, "pair_id": pair_id, "annotation_id": annotation_id}
+
+    def problem(self) -> Problem:
+        return Problem(self.kind, self.message, **self.where)
 
 
 def _int(value: Any) -> int | None:
@@ -241,6 +252,93 @@ def _answer(annotation: dict[str, Any], info: TaskInfo, role1: str) -> Answer:
     )
 
 
+def _export_tasks(export: Any, source: str) -> list[Any]:
+    """The list of tasks of a JSON export; a clear error for any other export format."""
+    if isinstance(export, dict) and isinstance(export.get("tasks"), list):
+        export = export["tasks"]
+    if not isinstance(export, list):
+        raise InputError(
+            f"{source}: not a Label Studio JSON export (expected a list of tasks); "
+            "export the project as JSON"
+        )
+    if export and all(isinstance(t, dict) and "data" not in t for t in export):
+        raise InputError(
+            f"{source}: looks like a JSON-MIN or CSV-style export (tasks have no 'data'); "
+            "export the project as JSON"
+        )
+    return export
+
+
+def _read_task(
+    task: Any, position: int, known: set[int] | None, round_name: str
+) -> tuple[int, TaskInfo]:
+    """The task id and pushed pair of one export item; a skip when it is not a round's task."""
+    if not isinstance(task, dict) or not isinstance(task.get("data"), dict):
+        raise _Skip("malformed-task", f"item {position} of the export is not a task with data")
+    task_id = _int(task.get("id"))
+    if task_id is None:
+        raise _Skip("malformed-task", f"item {position} of the export has no integer task id")
+    pair_id = task_pair_id(task["data"])
+    if pair_id is None:
+        raise _Skip(
+            "unknown-task", f"task {task_id} has no pair_id: not a curate task", task_id=task_id
+        )
+    if known is not None and pair_id not in known:
+        raise _Skip(
+            "unknown-task",
+            f"task {task_id} is about pair {pair_id}, which is not in round {round_name}",
+            task_id=task_id,
+            pair_id=pair_id,
+        )
+    try:
+        return task_id, _task_info(task, task_id, pair_id)
+    except _Skip as skip:
+        raise _Skip(
+            skip.kind, f"task {task_id}: {skip.message}", task_id=task_id, pair_id=pair_id
+        ) from None
+
+
+def _read_annotation(annotation: Any, info: TaskInfo, role1: str) -> Answer | None:
+    """One annotation's answer; None when it was cancelled; a skip when it cannot be used."""
+    task_id, pair_id = info.task_id, info.pair_id
+    annotation_id = _int(annotation.get("id")) if isinstance(annotation, dict) else None
+    where = {"task_id": task_id, "pair_id": pair_id, "annotation_id": annotation_id}
+    if not isinstance(annotation, dict):
+        raise _Skip("malformed-result", f"task {task_id}: an annotation is not an object", **where)
+    if annotation.get("was_cancelled"):
+        return None
+    try:
+        return _answer(annotation, info, role1)
+    except _Skip as skip:
+        raise _Skip(
+            skip.kind,
+            f"task {task_id} (pair {pair_id}), annotation {annotation_id}: {skip.message}",
+            **where,
+        ) from None
+
+
+def _keep_latest(
+    latest: dict[tuple[int, int | str], Answer], answer: Answer, problems: list[Problem]
+) -> None:
+    """Keep one answer per annotator and pair: the later annotation, the other reported."""
+    key = (answer.pair_id, answer.annotator)
+    if key not in latest:
+        latest[key] = answer
+        return
+    older, newer = sorted((latest[key], answer), key=lambda a: a.annotation_id)
+    problems.append(
+        Problem(
+            "duplicate-annotator",
+            f"pair {answer.pair_id}: annotator {answer.annotator} answered twice (annotations "
+            f"{older.annotation_id} and {newer.annotation_id}); the later one counts",
+            task_id=answer.task_id,
+            pair_id=answer.pair_id,
+            annotation_id=older.annotation_id,
+        )
+    )
+    latest[key] = newer
+
+
 def parse_export(
     export: Any,
     round_name: str,
@@ -254,18 +352,7 @@ def parse_export(
     no answers, so that the tally still decides it. Without ``pushed``, every task with a pair
     id is accepted.
     """
-    if isinstance(export, dict) and isinstance(export.get("tasks"), list):
-        export = export["tasks"]
-    if not isinstance(export, list):
-        raise InputError(
-            f"{source}: not a Label Studio JSON export (expected a list of tasks); "
-            "export the project as JSON"
-        )
-    if export and all(isinstance(t, dict) and "data" not in t for t in export):
-        raise InputError(
-            f"{source}: looks like a JSON-MIN or CSV-style export (tasks have no 'data'); "
-            "export the project as JSON"
-        )
+    tasks = _export_tasks(export, source)
     pushed_by_pair = {
         pair_id: task
         for task in pushed or []
@@ -275,85 +362,43 @@ def parse_export(
     snapshot = Snapshot(round=round_name, source=source)
     infos: dict[int, TaskInfo] = {}
     latest: dict[tuple[int, int | str], Answer] = {}
-
-    def problem(kind: str, message: str, **where: int | None) -> None:
-        snapshot.problems.append(Problem(kind, message, **where))
-
-    for position, task in enumerate(export):
-        if not isinstance(task, dict) or not isinstance(task.get("data"), dict):
-            problem("malformed-task", f"item {position} of the export is not a task with data")
-            continue
-        task_id = _int(task.get("id"))
-        if task_id is None:
-            problem("malformed-task", f"item {position} of the export has no integer task id")
-            continue
-        pair_id = task_pair_id(task["data"])
-        if pair_id is None:
-            problem(
-                "unknown-task", f"task {task_id} has no pair_id: not a curate task", task_id=task_id
-            )
-            continue
-        if known is not None and pair_id not in known:
-            problem(
-                "unknown-task",
-                f"task {task_id} is about pair {pair_id}, which is not in round {round_name}",
-                task_id=task_id,
-                pair_id=pair_id,
-            )
-            continue
+    for position, task in enumerate(tasks):
         try:
-            info = _task_info(task, task_id, pair_id)
+            task_id, info = _read_task(task, position, known, round_name)
         except _Skip as skip:
-            problem(skip.kind, f"task {task_id}: {skip.message}", task_id=task_id, pair_id=pair_id)
+            snapshot.problems.append(skip.problem())
             continue
+        pair_id = info.pair_id
         if pair_id in infos:
-            problem(
-                "duplicate-task",
-                f"tasks {infos[pair_id].task_id} and {task_id} are both about pair {pair_id} "
-                "(imported twice?); their annotations are pooled",
-                task_id=task_id,
-                pair_id=pair_id,
+            snapshot.problems.append(
+                Problem(
+                    "duplicate-task",
+                    f"tasks {infos[pair_id].task_id} and {task_id} are both about pair {pair_id} "
+                    "(imported twice?); their annotations are pooled",
+                    task_id=task_id,
+                    pair_id=pair_id,
+                )
             )
         else:
             infos[pair_id] = info
         annotations = task.get("annotations") or []
         if not isinstance(annotations, list):
-            problem("malformed-task", f"task {task_id}: annotations is not a list", task_id=task_id)
+            snapshot.problems.append(
+                Problem(
+                    "malformed-task", f"task {task_id}: annotations is not a list", task_id=task_id
+                )
+            )
             continue
         for annotation in annotations:
-            annotation_id = _int(annotation.get("id")) if isinstance(annotation, dict) else None
-            where = {"task_id": task_id, "pair_id": pair_id, "annotation_id": annotation_id}
-            if not isinstance(annotation, dict):
-                problem(
-                    "malformed-result", f"task {task_id}: an annotation is not an object", **where
-                )
-                continue
-            if annotation.get("was_cancelled"):
-                snapshot.cancelled += 1
-                continue
             try:
-                answer = _answer(annotation, info, task["data"]["sentence1_role"])
+                answer = _read_annotation(annotation, info, task["data"]["sentence1_role"])
             except _Skip as skip:
-                problem(
-                    skip.kind,
-                    f"task {task_id} (pair {pair_id}), annotation {annotation_id}: {skip.message}",
-                    **where,
-                )
+                snapshot.problems.append(skip.problem())
                 continue
-            key = (pair_id, answer.annotator)
-            if key in latest:
-                older, newer = sorted((latest[key], answer), key=lambda a: a.annotation_id)
-                problem(
-                    "duplicate-annotator",
-                    f"pair {pair_id}: annotator {answer.annotator} answered twice (annotations "
-                    f"{older.annotation_id} and {newer.annotation_id}); the later one counts",
-                    task_id=task_id,
-                    pair_id=pair_id,
-                    annotation_id=older.annotation_id,
-                )
-                latest[key] = newer
+            if answer is None:
+                snapshot.cancelled += 1
             else:
-                latest[key] = answer
+                _keep_latest(latest, answer, snapshot.problems)
     for pair_id, task in sorted(pushed_by_pair.items()):
         if pair_id not in infos:
             try:

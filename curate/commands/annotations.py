@@ -8,7 +8,6 @@ CrowS-Pairs acceptance rule and writes ``decisions.jsonl`` plus an agreement rep
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -20,13 +19,21 @@ from rich.text import Text
 from curate.annotate import rounds
 from curate.annotate.export import Snapshot, parse_export
 from curate.annotate.labelstudio import DEFAULT_TIMEOUT, KEY_ENV, URL_ENV, LabelStudioClient
-from curate.annotate.tasks import build_tasks, task_pair_id
+from curate.annotate.push import PushResult, project_title, push_round, round_tasks
 from curate.annotate.vote import VoteRule, summary, tally
-from curate.commands.common import ReportFormat, config, err, handles_errors, out, print_json
+from curate.commands.common import (
+    ReportFormat,
+    config,
+    data_path,
+    err,
+    handles_errors,
+    out,
+    print_json,
+    shown_path,
+)
 from curate.decisions import write_decisions
 from curate.errors import InputError, UsageError
-from curate.findings import read_findings
-from curate.pairs import read_pairs, read_text_utf8
+from curate.pairs import read_text_utf8
 
 annotations_app = typer.Typer(
     name="annotations",
@@ -76,32 +83,6 @@ PROJECT_ID = typer.Option(
 )
 
 
-def default_title(round_name: str) -> str:
-    """The project title of a round unless one is given."""
-    return f"CrowS-Pairs validation {round_name}"
-
-
-def _relative(path: Path, root: Path) -> str:
-    try:
-        return str(path.relative_to(root))
-    except ValueError:
-        return str(path)
-
-
-def _merge_tasks(
-    previous: list[dict[str, Any]] | None, current: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """The round's tasks after this push: earlier ones kept, this push's replacing same pairs."""
-    by_pair: dict[int, dict[str, Any]] = {}
-    for task in previous or []:
-        pair_id = task_pair_id(task["data"])
-        if pair_id is not None:
-            by_pair[pair_id] = task
-    for task in current:
-        by_pair[task["data"]["pair_id"]] = task
-    return [by_pair[k] for k in sorted(by_pair)]
-
-
 @handles_errors
 def push(
     round_name: str = ROUND,
@@ -115,7 +96,7 @@ def push(
         "--data",
         help="The CrowS-Pairs CSV the findings are about. Default: \\[tool.curate] data.",
     ),
-    project_title: str | None = PROJECT_TITLE,
+    title: str | None = PROJECT_TITLE,
     project_id: int | None = PROJECT_ID,
     to_file: bool = typer.Option(
         False,
@@ -152,77 +133,53 @@ def push(
                 f"{findings_path}: no such file; pass --findings FILE "
                 "(the JSON lines of `curate lint --format jsonl`)"
             )
-    data_path = data if data is not None else cfg.data
-    findings = read_findings(findings_path)
-    pairs = read_pairs(data_path)
-    tasks = build_tasks(pairs, findings, round_name, shuffle=not keep_order, source=str(data_path))
-    if not tasks:
-        raise InputError(f"{findings_path}: no findings, so there is nothing to push")
-    merged = _merge_tasks(rounds.read_round_tasks(files), tasks)
-    rel_tasks = _relative(files.tasks, cfg.root)
-
+    tasks = round_tasks(files, findings_path, data_path(data, cfg), shuffle=not keep_order)
+    config_path = rounds.label_config_path(cfg, label_config)
+    rel_tasks = shown_path(files.tasks, cfg.root)
     if to_file:
-        rounds.write_json(files.tasks, merged)
+        rounds.write_json(files.tasks, tasks.merged)
         err.print(
-            f"round {round_name}: wrote {len(merged)} task(s) to {rel_tasks}; in Label Studio, "
-            "create a project with the labeling config "
-            f"{_relative(rounds.label_config_path(cfg, label_config), cfg.root)} and import that file "
-            "(imports are not deduplicated: import it once)"
+            f"round {round_name}: wrote {len(tasks.merged)} task(s) to {rel_tasks}; in Label "
+            f"Studio, create a project with the labeling config {shown_path(config_path, cfg.root)} "
+            "and import that file (imports are not deduplicated: import it once)"
         )
         return
-
-    config_path = rounds.label_config_path(cfg, label_config)
     xml = read_text_utf8(config_path)
-    info = rounds.read_round_info(files)
-    title = project_title or info.get("project", {}).get("title") or default_title(round_name)
+    title = project_title(files, title)
     with (
         LabelStudioClient(url, api_key, timeout=timeout) as client,
         err.status(f"pushing round {round_name} to {client.url}"),
     ):
-        client.whoami()
-        project = client.ensure_project(
-            title,
-            xml,
-            overlap,
-            description=f"curate annotation round {round_name}: revalidate flagged CrowS-Pairs pairs",
-            project_id=project_id,
+        result = push_round(
+            client, files, tasks, xml, title=title, overlap=overlap, project_id=project_id
         )
-        existing, foreign = client.tasks_by_pair(project.id)
-        new = [t for t in tasks if t["data"]["pair_id"] not in existing]
-        new_ids = client.import_tasks(project.id, new) if new else []
-    task_ids = {k: v[0] for k, v in existing.items()}
-    task_ids.update({t["data"]["pair_id"]: i for t, i in zip(new, new_ids, strict=False)})
-    rounds.write_json(files.tasks, merged)
-    rounds.write_json(
-        files.info,
-        {
-            "round": round_name,
-            "project": {"id": project.id, "title": project.title},
-            "label_config_sha256": hashlib.sha256(xml.encode("utf-8")).hexdigest(),
-            "tasks": [{"pair_id": k, "task_id": task_ids[k]} for k in sorted(task_ids)],
-        },
-    )
-    if not project.created and project.label_config and project.label_config.strip() != xml.strip():
+    _report_push(result, round_name, shown_path(config_path, cfg.root), rel_tasks)
+
+
+def _report_push(result: PushResult, round_name: str, config_shown: str, tasks_shown: str) -> None:
+    project = result.project
+    if result.config_differs:
         err.print(
             f"[yellow]warning:[/] project {project.id} uses another labeling config than "
-            f"{_relative(config_path, cfg.root)}; answers are read by the form's control names",
+            f"{config_shown}; answers are read by the form's control names",
             markup=True,
         )
-    duplicates = {k: v for k, v in existing.items() if len(v) > 1}
-    if duplicates:
+    if result.duplicates:
         err.print(
-            f"[yellow]warning:[/] {len(duplicates)} pair(s) have more than one task in project "
-            f"{project.id} (imported outside curate?): pairs "
-            + ", ".join(str(k) for k in list(duplicates)[:10]),
+            f"[yellow]warning:[/] {len(result.duplicates)} pair(s) have more than one task in "
+            f"project {project.id} (imported outside curate?): pairs "
+            + ", ".join(str(k) for k in list(result.duplicates)[:10]),
             markup=True,
         )
-    if foreign:
-        err.print(f"note: project {project.id} also has {len(foreign)} task(s) without a pair_id")
+    if result.foreign:
+        err.print(
+            f"note: project {project.id} also has {len(result.foreign)} task(s) without a pair_id"
+        )
     state = "created" if project.created else "existing"
     err.print(
-        f"round {round_name}: {len(tasks)} flagged pair(s); imported {len(new)} new task(s) into "
-        f"{state} project {project.id} {project.title!r}, {len(tasks) - len(new)} already there; "
-        f"wrote {rel_tasks}"
+        f"round {round_name}: {result.flagged} flagged pair(s); imported {result.imported} new "
+        f"task(s) into {state} project {project.id} {escape(repr(project.title))}, "
+        f"{result.flagged - result.imported} already there; wrote {tasks_shown}"
     )
 
 
@@ -232,7 +189,7 @@ def pull(
     source: Path | None = typer.Option(
         None, "--from", help="Read this JSON export (downloaded from the UI) instead of the server."
     ),
-    project_title: str | None = PROJECT_TITLE,
+    title: str | None = PROJECT_TITLE,
     project_id: int | None = PROJECT_ID,
     url: str | None = URL,
     api_key: str | None = API_KEY,
@@ -250,15 +207,13 @@ def pull(
         export = rounds.read_json(source)
         label = f"file {source.name}"
     else:
-        info = rounds.read_round_info(files)
-        title = project_title or info.get("project", {}).get("title") or default_title(round_name)
-        if project_id is None and project_title is None:
-            project_id = info.get("project", {}).get("id")
+        if project_id is None and title is None:
+            project_id = rounds.read_round_info(files).get("project", {}).get("id")
         with (
             LabelStudioClient(url, api_key, timeout=timeout) as client,
             err.status(f"exporting round {round_name} from {client.url}"),
         ):
-            project = client.resolve_project(title, project_id)
+            project = client.resolve_project(project_title(files, title), project_id)
             export = client.export(project.id)
         label = f"label-studio project {project.id} {project.title!r}"
     snapshot = parse_export(export, round_name, label, pushed)
@@ -267,7 +222,7 @@ def pull(
     err.print(
         f"round {round_name}: {len(snapshot.answers)} usable annotation(s) by {annotators} "
         f"annotator(s) on {len(snapshot.tasks)} task(s); {snapshot.cancelled} cancelled ignored; "
-        f"{len(snapshot.problems)} problem(s); wrote {_relative(files.annotations, cfg.root)}"
+        f"{len(snapshot.problems)} problem(s); wrote {shown_path(files.annotations, cfg.root)}"
     )
     if snapshot.not_exported:
         err.print(
@@ -332,7 +287,7 @@ def tally_command(
     if fmt is ReportFormat.json:
         print_json(report)
         return
-    _render_tally(report, decisions, _relative(files.decisions, cfg.root))
+    _render_tally(report, decisions, shown_path(files.decisions, cfg.root))
 
 
 def _fmt(value: float | None, percent: bool = False) -> str:

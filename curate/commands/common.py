@@ -12,8 +12,8 @@ from typing import Any, ParamSpec, TypeVar
 import typer
 from rich.console import Console
 
-from curate.config import Config, load_config
-from curate.errors import CurateError
+from curate.config import Config, fetched_data, load_config
+from curate.errors import CurateError, InputError
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -61,9 +61,44 @@ def config() -> Config:
     return load_config()
 
 
-def data_path(path: Path | None) -> Path:
-    """``path`` if given, else the configured default data file."""
-    return path if path is not None else config().data
+def data_path(path: Path | None, cfg: Config) -> Path:
+    """``path`` if given, else the configured data file, which must have been fetched."""
+    return path if path is not None else fetched_data(cfg)
+
+
+def shown_path(path: Path, root: Path) -> str:
+    """``path`` as a message shows it: relative to the project root when inside it."""
+    try:
+        return str(path.resolve().relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+def split_codes(values: list[str] | None, *, upper: bool = False) -> tuple[str, ...] | None:
+    """Rule codes from repeated and comma-separated options (``--select S,P006 --select T``);
+    None when the option was not given."""
+    if values is None:
+        return None
+    codes = (c.strip() for v in values for c in v.split(","))
+    return tuple(c.upper() if upper else c for c in codes if c)
+
+
+#: The score cache under the project root unless --cache or [tool.curate.score] cache say otherwise.
+DEFAULT_SCORE_CACHE = ".curate-cache/scores.sqlite"
+
+
+def score_cache_path(cfg: Config, cache: Path | None, no_cache: bool) -> Path | None:
+    """The score cache a command uses: none with --no-cache, else --cache, else the configured."""
+    if no_cache:
+        return None
+    if cache is not None:
+        return cache
+    configured = cfg.section("score").get("cache", DEFAULT_SCORE_CACHE)
+    if not isinstance(configured, str):
+        raise InputError(
+            f"{cfg.root / 'pyproject.toml'}: [tool.curate.score] cache must be a string"
+        )
+    return cfg.root / configured
 
 
 def print_json(value: Any) -> None:

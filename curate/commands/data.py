@@ -5,13 +5,23 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
 from rich.table import Table
 
 from curate import sources as sources_lib
-from curate.commands.common import ReportFormat, config, err, handles_errors, out, print_json
-from curate.errors import InputError, UsageError
-from curate.pairs import read_pairs
+from curate.commands.common import (
+    ReportFormat,
+    config,
+    data_path,
+    err,
+    handles_errors,
+    out,
+    print_json,
+    shown_path,
+)
+from curate.errors import UsageError
+from curate.formats import read_dataset
 from curate.stats import compute_stats
 
 
@@ -79,7 +89,7 @@ def fetch(
         result = sources_lib.fetch(
             source, dest_dir, origin, timeout=timeout, force=force, progress=report
         )
-    rel = _relative(result.path, cfg.root)
+    rel = shown_path(result.path, cfg.root)
     if result.action == "already present":
         err.print(
             f"{source.name}: {rel} already present and verified (sha256 {source.sha256[:12]}…)"
@@ -100,22 +110,15 @@ def stats(
 ) -> None:
     """Pairs per bias type and direction, sentence lengths, and validator agreement."""
     cfg = config()
-    if path is None:
-        path = cfg.data
-        if not path.exists():
-            raise InputError(f"{path}: no such file; run `curate fetch crows-pairs` first")
-    result = compute_stats(read_pairs(path))
+    path = data_path(path, cfg)
+    dataset = read_dataset(path)
+    for warning in dataset.warnings:
+        err.print(f"warning: {escape(warning)}")
+    result = compute_stats(dataset.pairs, dataset.intersentence)
     if fmt is ReportFormat.json:
         print_json(result)
         return
-    _render_stats(result, _relative(path.resolve(), cfg.root))
-
-
-def _relative(path: Path, root: Path) -> str:
-    try:
-        return str(path.relative_to(root))
-    except ValueError:
-        return str(path)
+    _render_stats(result, shown_path(path, cfg.root))
 
 
 def _render_stats(result: dict, source: str) -> None:
@@ -159,6 +162,8 @@ def _render_stats(result: dict, source: str) -> None:
         + ", ".join(f"{k}: {v}" for k, v in lengths["word_count_difference"].items())
     )
 
+    if "stereoset" in result:
+        _render_stereoset(result["stereoset"])
     agreement = result["validator_agreement"]
     n = agreement["pairs_with_annotations"]
     out.print()
@@ -174,4 +179,24 @@ def _render_stats(result: dict, source: str) -> None:
     table = Table("validators listing bias_type", "pairs", title_justify="left")
     for k, v in agreement["label_supported_by"].items():
         table.add_row(str(k), str(v))
+    out.print(table)
+
+
+def _render_stereoset(counts: dict) -> None:
+    out.print()
+    table = Table(title="StereoSet items per domain (target terms)", title_justify="left")
+    for column in ("domain", "intrasentence", "intersentence"):
+        table.add_column(column, justify="left" if column == "domain" else "right")
+    domains = dict.fromkeys([*counts["intrasentence"]["by_domain"], *counts["intersentence"]["by_domain"]])
+    for domain in domains:
+        cells = []
+        for task in ("intrasentence", "intersentence"):
+            row = counts[task]["by_domain"].get(domain, {"items": 0, "targets": 0})
+            cells.append(f"{row['items']} ({row['targets']})")
+        table.add_row(escape(domain), *cells)
+    table.add_row(
+        "total",
+        *(f"{counts[t]['items']} ({counts[t]['targets']})" for t in ("intrasentence", "intersentence")),
+        style="bold",
+    )
     out.print(table)

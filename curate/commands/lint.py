@@ -7,8 +7,16 @@ from pathlib import Path
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from curate.commands.common import TableFormat, config, err, handles_errors, out
-from curate.errors import InputError, UsageError
+from curate.commands.common import (
+    TableFormat,
+    config,
+    data_path,
+    err,
+    handles_errors,
+    out,
+    split_codes,
+)
+from curate.errors import UsageError
 from curate.fileio import write_text_atomic
 from curate.lint import LintSettings, all_rules, fix_pairs, lint_pairs, report, settings_from_table
 from curate.pairs import read_pairs, write_pairs
@@ -22,12 +30,6 @@ def register(app: typer.Typer) -> None:
     """Add the lint commands to ``app``."""
     app.command("lint")(lint)
     app.command("rules")(rules)
-
-
-def _codes(values: list[str] | None) -> tuple[str, ...] | None:
-    if values is None:
-        return None
-    return tuple(c.strip() for v in values for c in v.split(",") if c.strip())
 
 
 @handles_errors
@@ -84,17 +86,14 @@ def lint(
     cfg = config()
     settings = settings_from_table(cfg.section("lint"))
     if select is not None:  # a selection on the command line starts afresh
-        settings = settings.with_overrides(select=_codes(select), extend_select=(), ignore=())
+        settings = settings.with_overrides(select=split_codes(select), extend_select=(), ignore=())
     settings = settings.with_overrides(
-        extend_select=settings.extend_select + (_codes(extend_select) or ()),
-        ignore=settings.ignore + (_codes(ignore) or ()),
+        extend_select=settings.extend_select + (split_codes(extend_select) or ()),
+        ignore=settings.ignore + (split_codes(ignore) or ()),
         max_differing_words=max_differing_words,
         max_edit_distance=max_edit_distance,
     )
-    if path is None:
-        path = cfg.data
-        if not path.exists():
-            raise InputError(f"{path}: no such file; run `curate fetch crows-pairs` first")
+    path = data_path(path, cfg)
     with persistent_splits(cfg.root / CACHE_DIR if cache else None):
         _lint_and_report(
             pairs=read_pairs(path),

@@ -10,16 +10,25 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.text import Text
 
-from curate.commands.common import ReportFormat, config, err, handles_errors, out, print_json
+from curate.commands.common import (
+    ReportFormat,
+    config,
+    err,
+    handles_errors,
+    out,
+    print_json,
+    shown_path,
+    split_codes,
+)
 from curate.errors import UsageError
 from curate.fileio import write_text_atomic
-from curate.pairdiff import PairDiff, diff_pairs, format_summary
-from curate.recipe import load_recipe, recipe_from_options
-from curate.release import FILES
-from curate.release import publish as publish_release
-from curate.revise import CHANGES_NAME, summarize
-from curate.revise import revise as revise_pairs
-from curate.versions import CSV_NAME, read_pairs_file, resolve_version
+from curate.release.pairdiff import PairDiff, diff_pairs, format_summary
+from curate.release.publish import RELEASE_FILES
+from curate.release.publish import publish as publish_release
+from curate.release.recipe import load_recipe, recipe_from_options
+from curate.release.revise import CHANGES_NAME, summarize_changes
+from curate.release.revise import revise as revise_pairs
+from curate.release.versions import CSV_NAME, read_pairs_file, resolve_version
 
 
 def register(app: typer.Typer) -> None:
@@ -45,17 +54,6 @@ def _progress(label: str) -> Iterator[Callable[[int, int], None]]:
             progress.update(task, completed=done, total=total)
 
         yield report
-
-
-def _codes(values: list[str] | None) -> tuple[str, ...]:
-    return tuple(c.strip().upper() for v in values or () for c in v.split(",") if c.strip())
-
-
-def _shown(path: Path, root: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(root))
-    except ValueError:
-        return str(path)
 
 
 @handles_errors
@@ -109,7 +107,11 @@ def revise(
         parsed = load_recipe(recipe, cfg)
     else:
         parsed = recipe_from_options(
-            cfg, source, _codes(fix), tuple(rounds or ()), tuple(decisions or ())
+            cfg,
+            source,
+            split_codes(fix, upper=True) or (),
+            tuple(rounds or ()),
+            tuple(decisions or ()),
         )
     with _progress("autofixing") as report:
         revision = revise_pairs(parsed, cfg, raw, report)
@@ -117,14 +119,17 @@ def revise(
     csv_text, changes_text = revision.csv_text(), revision.changes_text()
     write_text_atomic(target / CSV_NAME, csv_text)
     write_text_atomic(target / CHANGES_NAME, changes_text)
-    counts = summarize(revision.changes)
+    counts = summarize_changes(revision.changes)
     result = {
         "version": parsed.version,
         "raw_pairs": len(revision.raw),
         "pairs": len(revision.pairs),
         **counts,
         "decisions_read": revision.decisions_read,
-        "outputs": [_shown(target / CSV_NAME, cfg.root), _shown(target / CHANGES_NAME, cfg.root)],
+        "outputs": [
+            shown_path(target / CSV_NAME, cfg.root),
+            shown_path(target / CHANGES_NAME, cfg.root),
+        ],
     }
     if fmt is ReportFormat.json:
         print_json(result)
@@ -169,7 +174,7 @@ def publish(
         result = publish_release(cfg, version, raw, report)
     manifest = result.build.manifest
     counts = manifest["counts"]
-    dist = _shown(result.dist, cfg.root)
+    dist = shown_path(result.dist, cfg.root)
     if fmt is ReportFormat.json:
         print_json(
             {
@@ -183,7 +188,7 @@ def publish(
         )
         return
     if result.status == "built":
-        message = f"{version}: built {dist}/ ({', '.join(FILES)})"
+        message = f"{version}: built {dist}/ ({', '.join(RELEASE_FILES)})"
     elif result.status == "restored":
         message = f"{version}: restored {', '.join(result.restored)} in {dist}/ (same inputs)"
     else:
@@ -202,7 +207,7 @@ def publish(
 def _styled(diff: PairDiff) -> Text:
     """The text diff with colours; the [-old-]{+new+} markers stay for plain terminals."""
     text = Text()
-    text.append(f"--- {diff.a}\n+++ {diff.b}\n", style="bold")
+    text.append(f"--- {diff.before_label}\n+++ {diff.after_label}\n", style="bold")
     text.append(format_summary(diff) + "\n")
     for pair in diff.dropped:
         text.append(f"\ndropped pair {pair.pair_id} ({pair.bias_type}, {pair.direction})\n", "bold")

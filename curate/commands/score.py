@@ -26,13 +26,21 @@ from rich.table import Table
 from rich.text import Text
 
 from curate import __version__
-from curate.commands.common import ReportFormat, config, err, handles_errors, out, print_json
+from curate.commands.common import (
+    DEFAULT_SCORE_CACHE,
+    ReportFormat,
+    config,
+    data_path,
+    err,
+    handles_errors,
+    out,
+    print_json,
+    score_cache_path,
+)
 from curate.config import Config
 from curate.errors import InputError, UsageError
+from curate.modelnames import model_slug
 from curate.pairs import BIAS_TYPES, read_pairs
-
-#: Cache file under the project root unless --cache or [tool.curate.score] cache say otherwise.
-DEFAULT_CACHE = ".curate-cache/scores.sqlite"
 
 
 class Device(StrEnum):
@@ -62,14 +70,6 @@ class _RateColumn(ProgressColumn):
     def render(self, task: Any) -> Text:
         speed = task.finished_speed or task.speed
         return Text(f"{speed:,.1f} tok/s" if speed else "… tok/s", style="progress.data.speed")
-
-
-def model_slug(name: str) -> str:
-    """A directory name for a model: a local directory's name, or the hub id with ``--``."""
-    path = Path(name).expanduser()
-    if path.exists():
-        return path.resolve().name
-    return name.strip("/").replace("/", "--")
 
 
 def _settings(cfg: Config) -> dict[str, Any]:
@@ -117,7 +117,9 @@ def score(
         DType.float32, "--dtype", help="bfloat16 is faster but changes scores; opt-in."
     ),
     cache: Path | None = typer.Option(
-        None, "--cache", help=f"SQLite score cache. Default: {DEFAULT_CACHE} at the project root."
+        None,
+        "--cache",
+        help=f"SQLite score cache. Default: {DEFAULT_SCORE_CACHE} at the project root.",
     ),
     no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write a cache."),
     threshold: float | None = typer.Option(
@@ -146,16 +148,13 @@ def score(
     models = list(models or settings.get("models", []))
     if not models:
         raise UsageError("name a model with --model (or set [tool.curate.score] models)")
-    if path is None:
-        path = cfg.data
-        if not path.exists():
-            raise InputError(f"{path}: no such file; run `curate fetch crows-pairs` first")
+    path = data_path(path, cfg)
     slugs = [model_slug(m) for m in models]
     if len(set(slugs)) != len(slugs):
         raise UsageError(f"two models would share an output directory: {', '.join(slugs)}")
     pairs = read_pairs(path)
     out_dir = out_dir or cfg.output_dir / "score" / path.stem
-    cache_path = None if no_cache else cache or cfg.root / settings.get("cache", DEFAULT_CACHE)
+    cache_path = score_cache_path(cfg, cache, no_cache)
     threshold = float(threshold if threshold is not None else settings.get("threshold", 5.0))
     batch_size = batch_size or settings.get("batch-size")
 
@@ -275,7 +274,9 @@ def _render(summaries: list[dict[str, Any]], source: str, threshold: float) -> N
         table.add_row(bias_type, str(rows[0]["n"]), *(_pct(r["score"]) for r in rows))
     table.add_row("ties", "", *(str(s["summary"]["ties"]) for s in summaries), end_section=True)
     table.add_row(
-        "mean confidence", "", *(_conf(s["summary"]["confidence"]["all"]) for s in summaries)
+        "mean confidence",
+        "",
+        *(_confidence_cell(s["summary"]["confidence"]["all"]) for s in summaries),
     )
     for label in ("biased", "neutral", "non-biased"):
         table.add_row(
@@ -286,5 +287,6 @@ def _render(summaries: list[dict[str, Any]], source: str, threshold: float) -> N
     out.print(table)
 
 
-def _conf(stats: dict[str, float | None]) -> str:
+def _confidence_cell(stats: dict[str, float | None]) -> str:
+    """The mean confidence of a summary, or a dash when it has no pairs."""
     return "-" if stats["mean"] is None else f"{stats['mean']:.4f}"

@@ -1,5 +1,10 @@
-"""Reports on what a revision changed: :mod:`~curate.report.diff` computes, and
-:mod:`~curate.report.render` writes report.json, report.md and a self-contained report.html.
+"""``curate diff-report``: what a revision changed about the models' verdicts.
+
+:mod:`~curate.report.alignment` matches two versions by pair id, :mod:`~curate.report.rescoring`
+scores both with every model, :mod:`~curate.report.statistics` compares the scores, and
+:mod:`~curate.report.output` writes report.json (laid out in :mod:`~curate.report.schema`),
+report.md (:mod:`~curate.report.markdown`) and a self-contained report.html
+(:mod:`~curate.report.html_page`, charts in :mod:`~curate.report.charts`).
 
 Importing this package is cheap; the submodules import numpy, torch and plotly.
 """

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from curate.lint.rule import Example, PairContext, Rule, Violation, register
 from curate.lint.rules.semantics import CONFUSABLE_LABELS
-from curate.pairs import BIAS_TYPES
+from curate.pairs import BIAS_TYPES, STEREOSET_DOMAINS
 
 _FIVE_RELIGION = (("religion",),) * 4 + (("race-color",),)
 
@@ -74,7 +74,7 @@ class UnknownBiasType(Rule):
     good = (Example("Asians are quiet.", "Whites are quiet.", "race-color"),)
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
-        if ctx.pair.bias_type not in BIAS_TYPES:
-            yield Violation(
-                f"bias_type {ctx.pair.bias_type!r} is not one of {', '.join(BIAS_TYPES)}"
-            )
+        # a StereoSet item (it keeps its item id) is labelled with StereoSet's four domains
+        known = STEREOSET_DOMAINS if ctx.pair.item_id is not None else BIAS_TYPES
+        if ctx.pair.bias_type not in known:
+            yield Violation(f"bias_type {ctx.pair.bias_type!r} is not one of {', '.join(known)}")

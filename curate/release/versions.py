@@ -21,9 +21,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from curate.config import Config
+from curate.config import Config, fetched_data
 from curate.errors import InputError, UsageError
-from curate.pairs import COLUMNS, Pair, parse_pairs, read_pairs
+from curate.pairs import COLUMNS, Pair, pair_row, parse_pairs, read_pairs
 
 #: Semantic versioning (semver.org) without build metadata: ``+build`` does not change
 #: precedence, so two directories could name the same version.
@@ -43,7 +43,7 @@ PARQUET_COLUMNS: tuple[str, ...] = ("id", *COLUMNS[1:])
 
 @functools.total_ordering
 @dataclass(frozen=True)
-class Version:
+class SemVer:
     """A parsed semver version, ordered by semver precedence (pre-releases sort first)."""
 
     major: int
@@ -61,12 +61,12 @@ class Version:
         return (self.major, self.minor, self.patch, not self.prerelease, pre)
 
     def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Version):
+        if not isinstance(other, SemVer):
             return NotImplemented
         return self._key() < other._key()
 
 
-def parse_version(text: str) -> Version:
+def parse_version(text: str) -> SemVer:
     """Parse ``text`` as a semver version; anything else is a usage error."""
     match = _SEMVER.fullmatch(text)
     if not match:
@@ -75,7 +75,7 @@ def parse_version(text: str) -> Version:
             "e.g. 1.0.0 or 1.0.0-auto"
         )
     major, minor, patch, pre = match.groups()
-    return Version(int(major), int(minor), int(patch), tuple(pre.split(".")) if pre else ())
+    return SemVer(int(major), int(minor), int(patch), tuple(pre.split(".")) if pre else ())
 
 
 def is_version(text: str) -> bool:
@@ -112,17 +112,8 @@ def known_versions(cfg: Config) -> list[str]:
 
 
 def pair_cells(pair: Pair) -> tuple[object, ...]:
-    """The row of ``pair`` as the upstream CSV writes it (id as int, lists as literals)."""
-    return (
-        pair.pair_id,
-        pair.sent_more,
-        pair.sent_less,
-        pair.direction,
-        pair.bias_type,
-        "" if pair.annotations is None else repr([list(a) for a in pair.annotations]),
-        pair.writer,
-        "" if pair.annotators is None else repr(list(pair.annotators)),
-    )
+    """The row of ``pair`` as the upstream CSV writes it, with the id as an int (Arrow's int64)."""
+    return (pair.pair_id, *pair_row(pair)[1:])
 
 
 def pairs_to_table(pairs: Iterable[Pair]):  # -> pyarrow.Table
@@ -188,9 +179,7 @@ def resolve_version(spec: str, cfg: Config) -> Resolved:
             raise InputError(f"{path}: no such file")
         return Resolved(spec, path)
     if spec in RAW_ALIASES:
-        if not cfg.data.is_file():
-            raise InputError(f"{cfg.data}: no such file; run `curate fetch crows-pairs` first")
-        return Resolved(spec, cfg.data)
+        return Resolved(spec, fetched_data(cfg))
     if is_version(spec):
         csv_path = dist_dir(cfg, spec) / CSV_NAME
         if csv_path.is_file():

@@ -1,4 +1,5 @@
-"""Resolving and loading versions: release names, the raw file, CSV and Parquet paths."""
+"""Versions: semver names and precedence; resolving and loading release names, the raw file,
+CSV and Parquet paths."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ import pytest
 
 from curate.config import Config
 from curate.errors import InputError, UsageError
-from curate.release import parquet_bytes, publish
-from curate.versions import (
+from curate.release.publish import parquet_bytes, publish
+from curate.release.versions import (
+    SemVer,
+    is_version,
     known_versions,
     load_version,
     pairs_to_table,
+    parse_version,
     read_parquet_pairs,
     resolve_version,
     table_to_pairs,
@@ -82,3 +86,36 @@ def test_known_versions_in_semver_order(cfg: Config) -> None:
         write_recipe(cfg, version, recipe_text(raw_sha(cfg)))
     (cfg.root / "data" / "clean" / "notes").mkdir()
     assert known_versions(cfg) == ["0.9.0", "1.0.0-auto", "1.0.0-rc.1", "1.0.0"]
+
+
+@pytest.mark.parametrize("text", ["1.0.0", "1.0.0-auto", "0.1.2-rc.1", "10.20.30-alpha.beta.1"])
+def test_valid_versions(text: str) -> None:
+    assert is_version(text)
+    assert str(parse_version(text)) == text
+
+
+@pytest.mark.parametrize(
+    "text", ["1.0", "01.0.0", "1.0.0+build", "v1.0.0", "1.0.0-", "1.0.0-01", ""]
+)
+def test_invalid_versions(text: str) -> None:
+    assert not is_version(text)
+    with pytest.raises(UsageError, match="semantic versioning"):
+        parse_version(text)
+
+
+def test_semver_precedence() -> None:
+    order = [
+        "1.0.0-alpha",
+        "1.0.0-alpha.1",
+        "1.0.0-alpha.beta",
+        "1.0.0-auto",
+        "1.0.0-beta.2",
+        "1.0.0-beta.11",
+        "1.0.0",
+        "1.0.1",
+        "1.10.0",
+        "2.0.0",
+    ]
+    parsed = [parse_version(v) for v in order]
+    assert sorted(reversed(parsed)) == parsed
+    assert SemVer(1, 0, 0) == parse_version("1.0.0")

@@ -15,15 +15,9 @@ import pytest
 from scipy.stats import binomtest
 
 from curate.pairs import Pair
-from curate.report.diff import (
-    Settings,
-    Version,
-    align_versions,
-    compare_scores,
-    resample_indices,
-    score_versions,
-    unique_labels,
-)
+from curate.report.alignment import align_versions
+from curate.report.rescoring import ComparedVersion, score_versions, unique_labels
+from curate.report.statistics import Settings, compare_scores, resample_indices
 from curate.score.metrics import PairScore, summarize
 from tests.support.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir
 
@@ -75,7 +69,7 @@ def cache_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def report(models: list[Path], cache_path: Path):
     return score_versions(
-        Version("v1", BEFORE), Version("v2", AFTER), models, cache=cache_path, settings=SETTINGS
+        ComparedVersion("v1", BEFORE), ComparedVersion("v2", AFTER), models, cache=cache_path, settings=SETTINGS
     )
 
 
@@ -291,7 +285,7 @@ def test_second_run_does_no_forward_pass_and_reports_the_same(
     report, models: list[Path], cache_path: Path
 ) -> None:
     again = score_versions(
-        Version("v1", BEFORE), Version("v2", AFTER), models, cache=cache_path, settings=SETTINGS
+        ComparedVersion("v1", BEFORE), ComparedVersion("v2", AFTER), models, cache=cache_path, settings=SETTINGS
     )
     assert again.computed == 0
     assert again.cache_hits == report.computed + report.cache_hits

@@ -18,8 +18,8 @@ import pytest
 from curate.config import Config
 from curate.errors import ChecksumError, InputError
 from curate.pairs import read_pairs
-from curate.release import (
-    FILES,
+from curate.release.publish import (
+    RELEASE_FILES,
     ReleaseError,
     build_release,
     check_loads,
@@ -27,8 +27,8 @@ from curate.release import (
     publish,
     verify_release,
 )
-from curate.revise import read_changes, summarize_records
-from curate.versions import load_version
+from curate.release.revise import read_changes, summarize_change_records
+from curate.release.versions import load_version
 from tests.support.release_project import (
     PAIRS,
     make_project,
@@ -82,7 +82,7 @@ def test_publish_writes_every_file(cfg: Config) -> None:
     result = publish(cfg, "1.0.0")
     assert result.status == "built"
     assert result.dist == cfg.root / "data" / "clean" / "1.0.0" / "dist"
-    assert sorted(p.name for p in result.dist.iterdir()) == sorted(FILES)
+    assert sorted(p.name for p in result.dist.iterdir()) == sorted(RELEASE_FILES)
     verify_release(result.dist)
     assert read_pairs(result.dist / "crows_pairs_revised.csv") == result.build.revision.pairs
     # no temporary directories are left behind
@@ -97,7 +97,7 @@ def test_sha256sums_is_valid_for_sha256sum(cfg: Config) -> None:
         ["sha256sum", "-c", "SHA256SUMS"], cwd=dist, capture_output=True, text=True, check=False
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.count(": OK") == len(FILES) - 1
+    assert run.stdout.count(": OK") == len(RELEASE_FILES) - 1
 
 
 def test_manifest_records_inputs_tool_and_counts(cfg: Config) -> None:
@@ -119,7 +119,7 @@ def test_data_card_counts_match_changes_jsonl(cfg: Config) -> None:
     with_decisions(cfg)
     dist = publish(cfg, "1.1.0").dist
     records = read_changes(dist / "changes.jsonl")
-    counts = summarize_records(records)
+    counts = summarize_change_records(records)
     card = (dist / "README.md").read_text(encoding="utf-8")
     manifest = json.loads((dist / "manifest.json").read_text(encoding="utf-8"))
 
@@ -231,7 +231,7 @@ def test_parquet_is_deterministic_across_processes() -> None:
     """Two interpreters with different hash seeds write the same Parquet bytes."""
     code = (
         "import hashlib, sys\n"
-        "from curate.release import parquet_bytes\n"
+        "from curate.release.publish import parquet_bytes\n"
         "from tests.support.release_project import PAIRS\n"
         "sys.stdout.write(hashlib.sha256(parquet_bytes(list(PAIRS), '1.0.0')).hexdigest())\n"
     )
@@ -360,7 +360,7 @@ def test_real_crows_pairs_1_0_0_auto(crows_pairs_path: Path, tmp_path: Path) -> 
     assert len(pd.read_csv(csv_path, index_col=0)) == len(pd.read_parquet(parquet_path)) == 1508
 
     records = read_changes(dist / "changes.jsonl")
-    counts = summarize_records(records)
+    counts = summarize_change_records(records)
     assert records and counts["changes"]["dropped"] == 0
     assert set(counts["lint"]) <= {"T001", "T002", "T003", "T004", "T005", "T006"}
     assert all(not r["decisions"] for r in records)

@@ -41,7 +41,7 @@ from typing import Any
 from curate.annotate.rounds import check_round_name, round_files
 from curate.config import Config
 from curate.errors import InputError, UsageError
-from curate.versions import RAW_ALIASES, is_version, parse_version
+from curate.release.versions import RAW_ALIASES, is_version, parse_version
 
 _TOP = {"release", "source", "fixes", "decisions"}
 _RELEASE = {"version", "title", "summary", "previous"}
@@ -110,7 +110,10 @@ class Recipe:
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _relative(path: Path, root: Path) -> str:
+def recorded_path(path: Path, root: Path) -> str:
+    """``path`` as a release records it: POSIX and relative to the project root, or only the
+    file name outside it, so that a manifest never holds a path of the machine that built it
+    (unlike the paths in messages, which may be absolute)."""
     try:
         return path.relative_to(root).as_posix()
     except ValueError:
@@ -172,7 +175,7 @@ def _decision_source(entry: Any, index: int, cfg: Config, source: str) -> Decisi
         except UsageError as exc:
             raise InputError(f"{source}: {where}: {exc}") from None
         path = round_files(cfg, round_name).decisions
-        return DecisionSource("round", round_name, path, override, _relative(path, cfg.root))
+        return DecisionSource("round", round_name, path, override, recorded_path(path, cfg.root))
     assert file_name is not None
     posix = PurePosixPath(file_name)
     if posix.is_absolute() or ".." in posix.parts or "\\" in file_name or not file_name:
@@ -297,7 +300,7 @@ def recipe_from_options(
     decisions: list[DecisionSource] = []
     for name in rounds:
         path = round_files(cfg, name).decisions
-        decisions.append(DecisionSource("round", name, path, False, _relative(path, cfg.root)))
+        decisions.append(DecisionSource("round", name, path, False, recorded_path(path, cfg.root)))
     for file in files:
         resolved = Path(file).resolve()
         try:

@@ -1,6 +1,6 @@
 """Publish: build ``data/clean/<version>/dist/``, a versioned, immutable, checksummed release.
 
-A release is built entirely in memory from its recipe (see :mod:`curate.recipe`), then written
+A release is built entirely in memory from its recipe (see :mod:`curate.release.recipe`), then written
 to a temporary directory beside ``dist/``, checked (the CSV and Parquet load with pandas and
 pyarrow and hold the same rows; every checksum matches) and renamed into place, so a failure
 leaves nothing half-written. Outputs carry no timestamps or machine paths: the same inputs give
@@ -25,15 +25,21 @@ from pathlib import Path
 from typing import Any
 
 from curate import __version__
-from curate.card import changelog_entry, render_card, render_changelog
 from curate.config import Config
 from curate.errors import CurateError, InputError
 from curate.fileio import sha256_file, write_bytes_atomic
-from curate.pairdiff import diff_pairs
 from curate.pairs import COLUMNS, Pair, read_pairs
-from curate.recipe import Recipe, load_recipe
-from curate.revise import CHANGES_NAME, ProgressCallback, Revision, revise, summarize
-from curate.versions import (
+from curate.release.card import changelog_entry, render_card, render_changelog
+from curate.release.pairdiff import diff_pairs
+from curate.release.recipe import Recipe, load_recipe
+from curate.release.revise import (
+    CHANGES_NAME,
+    ProgressCallback,
+    Revision,
+    revise,
+    summarize_changes,
+)
+from curate.release.versions import (
     CSV_NAME,
     PARQUET_COLUMNS,
     PARQUET_NAME,
@@ -49,7 +55,7 @@ CHANGELOG_NAME = "CHANGELOG.md"
 MANIFEST_NAME = "manifest.json"
 SUMS_NAME = "SHA256SUMS"
 #: Every file of a release, in the order they are listed.
-FILES = (CSV_NAME, PARQUET_NAME, CHANGES_NAME, CARD_NAME, CHANGELOG_NAME, MANIFEST_NAME, SUMS_NAME)
+RELEASE_FILES = (CSV_NAME, PARQUET_NAME, CHANGES_NAME, CARD_NAME, CHANGELOG_NAME, MANIFEST_NAME, SUMS_NAME)
 DATASET_NAME = "crows-pairs-revised"
 
 
@@ -187,7 +193,7 @@ def build_release(
     counts = {
         "raw_pairs": len(revision.raw),
         "pairs": len(revision.pairs),
-        **summarize(revision.changes),
+        **summarize_changes(revision.changes),
         "decisions_read": revision.decisions_read,
     }
     diff = diff_pairs(prev_pairs, revision.pairs, prev_label, f"version {version}")
@@ -326,7 +332,7 @@ def publish(
                 "put the new recipe under a new version"
             )
         missing: list[str] = []
-        for name in FILES:
+        for name in RELEASE_FILES:
             path = dist / name
             if not path.is_file():
                 missing.append(name)
@@ -349,7 +355,7 @@ def publish(
     target.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".dist-", suffix=".tmp", dir=target))
     try:
-        for name in FILES:
+        for name in RELEASE_FILES:
             write_bytes_atomic(tmp / name, build.files[name])
         check_loads(tmp / CSV_NAME, tmp / PARQUET_NAME, build.revision.pairs)
         verify_release(tmp)

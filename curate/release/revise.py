@@ -37,20 +37,12 @@ from curate.errors import ChecksumError, InputError
 from curate.fileio import sha256_file
 from curate.jsonl import dumps_line, read_jsonl_objects
 from curate.lint import AppliedFix, LintSettings, fix_pairs
-from curate.pairs import Pair, format_pairs, read_pairs
-from curate.recipe import DecisionSource, Recipe
+from curate.pairs import COLUMN_OF, EDITABLE_FIELDS, TEXT_FIELDS, Pair, format_pairs, read_pairs
+from curate.release.recipe import DecisionSource, Recipe
 
 #: Called with (pairs done, total pairs) while the autofixes run.
 ProgressCallback = Callable[[int, int], None]
 _CHUNK = 64
-#: Pair fields a revision can change, with their upstream column names.
-FIELDS: tuple[tuple[str, str], ...] = (
-    ("sent_more", "sent_more"),
-    ("sent_less", "sent_less"),
-    ("direction", "stereo_antistereo"),
-    ("bias_type", "bias_type"),
-)
-_TEXT_FIELDS = {"sent_more", "sent_less"}
 CHANGE_KINDS = ("edited", "relabelled", "edited+relabelled", "dropped")
 CHANGES_NAME = "changes.jsonl"
 
@@ -167,7 +159,7 @@ def read_decision_source(source: DecisionSource) -> list[SourcedDecision]:
                 f"{where}: pair {decision.pair_id}: a hand-written decision needs a "
                 '"reason" saying why'
             )
-        for name in ("sent_more", "sent_less"):
+        for name in TEXT_FIELDS:
             value = getattr(decision, name)
             if value is not None and not value.strip():
                 raise InputError(f"{where}: pair {decision.pair_id}: {name} is empty")
@@ -183,7 +175,7 @@ def apply_decision(pair: Pair, decision: Decision) -> Pair | None:
         return pair
     changes = {
         name: getattr(decision, name)
-        for name in ("sent_more", "sent_less", "bias_type", "direction")
+        for name in EDITABLE_FIELDS
         if getattr(decision, name) is not None
     }
     return pair.with_changes(**changes)
@@ -193,7 +185,7 @@ def _describe(sd: SourcedDecision) -> str:
     d = sd.decision
     details = [
         f"{name} {getattr(d, name)!r}"
-        for name in ("sent_more", "sent_less", "bias_type", "direction")
+        for name in EDITABLE_FIELDS
         if getattr(d, name) is not None
     ]
     return f"{sd.where} says {d.action}" + (f" ({', '.join(details)})" if details else "")
@@ -252,7 +244,8 @@ def autofix(
 
 
 def _values(pair: Pair) -> dict[str, str]:
-    return {column: getattr(pair, name) for name, column in FIELDS}
+    """The editable fields of ``pair`` under their upstream column names."""
+    return {COLUMN_OF[name]: getattr(pair, name) for name in EDITABLE_FIELDS}
 
 
 def build_change(
@@ -266,20 +259,18 @@ def build_change(
     effective = tuple(sd for sd in decisions if sd.decision.action not in {"keep", "undecided"})
     if final is None:
         return Change(raw.pair_id, "dropped", _values(raw), None, (), effective)
-    changed = [
-        (name, column) for name, column in FIELDS if getattr(raw, name) != getattr(final, name)
-    ]
+    changed = [name for name in EDITABLE_FIELDS if getattr(raw, name) != getattr(final, name)]
     if not changed:
         return None
-    edited = any(name in _TEXT_FIELDS for name, _ in changed)
-    relabelled = any(name not in _TEXT_FIELDS for name, _ in changed)
+    edited = any(name in TEXT_FIELDS for name in changed)
+    relabelled = any(name not in TEXT_FIELDS for name in changed)
     kind = "edited+relabelled" if edited and relabelled else "edited" if edited else "relabelled"
     surviving = tuple(f for f in fixes if getattr(final, f.field) == getattr(fixed, f.field))
     return Change(
         raw.pair_id,
         kind,
-        {column: getattr(raw, name) for name, column in changed},
-        {column: getattr(final, name) for name, column in changed},
+        {COLUMN_OF[name]: getattr(raw, name) for name in changed},
+        {COLUMN_OF[name]: getattr(final, name) for name in changed},
         surviving,
         effective if final != fixed else (),
     )
@@ -369,16 +360,16 @@ def revise(
     )
 
 
-def summarize(changes: Sequence[Change]) -> dict[str, Any]:
+def summarize_changes(changes: Sequence[Change]) -> dict[str, Any]:
     """Counts per change kind, per lint rule (pairs and fixes) and per decision action (pairs).
 
     The data card and the manifest use exactly these numbers, so they match changes.jsonl.
     """
-    return summarize_records([c.to_dict() for c in changes])
+    return summarize_change_records([c.to_dict() for c in changes])
 
 
-def summarize_records(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """:func:`summarize` over change records as read back from changes.jsonl."""
+def summarize_change_records(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """:func:`summarize_changes` over change records as read back from changes.jsonl."""
     kinds = Counter(r["change"] for r in records)
     rules: dict[str, dict[str, Any]] = {}
     for r in records:

@@ -16,21 +16,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from curate.pairs import Pair, match_by_id
-from curate.versions import pair_cells
+from curate.pairs import COLUMN_OF, PAIR_FIELDS, TEXT_FIELDS, Pair, cell, match_by_id
 
 _PIECES = re.compile(r"\s+|[\w'’]+|[^\w\s]", re.UNICODE)
-#: Compared fields, by upstream column name (the id column is the match key).
-COLUMNS: tuple[str, ...] = (
-    "sent_more",
-    "sent_less",
-    "stereo_antistereo",
-    "bias_type",
-    "annotations",
-    "anon_writer",
-    "anon_annotators",
-)
-_SENTENCES = {"sent_more", "sent_less"}
+#: Compared columns, in upstream order: every column but the id (the id is the match key).
+COMPARED_COLUMNS: tuple[str, ...] = tuple(COLUMN_OF[field] for field in PAIR_FIELDS)
+#: The sentence columns, which get a word diff.
+_SENTENCE_COLUMNS = frozenset(COLUMN_OF[field] for field in TEXT_FIELDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,11 +80,11 @@ class FieldChange:
 
     @property
     def segments(self) -> tuple[Segment, ...]:
-        return word_diff(self.old, self.new) if self.column in _SENTENCES else ()
+        return word_diff(self.old, self.new) if self.column in _SENTENCE_COLUMNS else ()
 
     def to_dict(self) -> dict[str, Any]:
         record: dict[str, Any] = {"field": self.column, "old": self.old, "new": self.new}
-        if self.column in _SENTENCES:
+        if self.column in _SENTENCE_COLUMNS:
             record["diff"] = [{"op": s.op, "text": s.text} for s in self.segments]
         return record
 
@@ -109,17 +101,24 @@ class PairEdit:
 
 
 def _cells(pair: Pair) -> dict[str, str]:
-    return dict(zip(COLUMNS, (str(c) for c in pair_cells(pair)[1:]), strict=True))
+    """The compared cells of ``pair`` by column, as the upstream CSV writes them."""
+    return {COLUMN_OF[field]: cell(pair, field) for field in PAIR_FIELDS}
 
 
 @dataclass(frozen=True)
 class PairDiff:
-    """The difference between versions ``a`` and ``b``."""
+    """What the ``after`` version added, dropped and edited relative to the ``before`` version.
 
-    a: str
-    b: str
-    a_pairs: int
-    b_pairs: int
+    The JSON form (:meth:`summary`, :meth:`to_dict`) keeps the keys ``a`` and ``b`` of the
+    ``curate diff A B`` arguments, which published manifests record.
+    """
+
+    #: How reports name the two versions, e.g. ``version 1.0.0`` or a file path.
+    before_label: str
+    after_label: str
+    #: Pairs in each version.
+    before_pairs: int
+    after_pairs: int
     added: tuple[Pair, ...]
     dropped: tuple[Pair, ...]
     edited: tuple[PairEdit, ...]
@@ -130,9 +129,9 @@ class PairDiff:
 
     def summary(self) -> dict[str, Any]:
         return {
-            "a": self.a,
-            "b": self.b,
-            "pairs": {"a": self.a_pairs, "b": self.b_pairs},
+            "a": self.before_label,
+            "b": self.after_label,
+            "pairs": {"a": self.before_pairs, "b": self.after_pairs},
             "added": len(self.added),
             "dropped": len(self.dropped),
             "edited": len(self.edited),
@@ -141,7 +140,7 @@ class PairDiff:
 
     def edited_fields(self) -> dict[str, int]:
         """How many edited pairs changed each field."""
-        counts = {c: 0 for c in COLUMNS}
+        counts = {c: 0 for c in COMPARED_COLUMNS}
         for e in self.edited:
             for f in e.fields:
                 counts[f.column] += 1
@@ -157,23 +156,28 @@ class PairDiff:
 
 
 def diff_pairs(
-    a: Sequence[Pair], b: Sequence[Pair], a_label: str = "a", b_label: str = "b"
+    before: Sequence[Pair],
+    after: Sequence[Pair],
+    before_label: str = "a",
+    after_label: str = "b",
 ) -> PairDiff:
-    """Match pairs by id and report what ``b`` added, dropped and edited relative to ``a``."""
-    match = match_by_id(a, b)
+    """Match pairs by id and report what ``after`` added, dropped and edited against ``before``."""
+    match = match_by_id(before, after)
     edited: list[PairEdit] = []
     for old, new in match.shared:
-        before, after = _cells(old), _cells(new)
+        old_cells, new_cells = _cells(old), _cells(new)
         fields = tuple(
-            FieldChange(c, before[c], after[c]) for c in COLUMNS if before[c] != after[c]
+            FieldChange(c, old_cells[c], new_cells[c])
+            for c in COMPARED_COLUMNS
+            if old_cells[c] != new_cells[c]
         )
         if fields:
             edited.append(PairEdit(old.pair_id, fields))
     return PairDiff(
-        a=a_label,
-        b=b_label,
-        a_pairs=len(match.shared) + len(match.dropped),
-        b_pairs=len(match.shared) + len(match.added),
+        before_label=before_label,
+        after_label=after_label,
+        before_pairs=len(match.shared) + len(match.dropped),
+        after_pairs=len(match.shared) + len(match.added),
         added=match.added,
         dropped=match.dropped,
         edited=tuple(edited),
@@ -183,14 +187,15 @@ def diff_pairs(
 def format_summary(diff: PairDiff) -> str:
     """One line: pair counts and added/dropped/edited."""
     return (
-        f"{diff.a} -> {diff.b}: {diff.a_pairs} -> {diff.b_pairs} pairs; "
+        f"{diff.before_label} -> {diff.after_label}: "
+        f"{diff.before_pairs} -> {diff.after_pairs} pairs; "
         f"{len(diff.added)} added, {len(diff.dropped)} dropped, {len(diff.edited)} edited"
     )
 
 
 def format_text(diff: PairDiff) -> str:
     """A readable diff: summary line, then each dropped, added and edited pair."""
-    lines = [f"--- {diff.a}", f"+++ {diff.b}", format_summary(diff)]
+    lines = [f"--- {diff.before_label}", f"+++ {diff.after_label}", format_summary(diff)]
     for p in diff.dropped:
         lines += ["", f"dropped pair {p.pair_id} ({p.bias_type}, {p.direction})"]
         lines += [f"  - sent_more: {p.sent_more}", f"  - sent_less: {p.sent_less}"]
@@ -200,7 +205,7 @@ def format_text(diff: PairDiff) -> str:
     for e in diff.edited:
         lines += ["", f"edited pair {e.pair_id}"]
         for f in e.fields:
-            if f.column in _SENTENCES:
+            if f.column in _SENTENCE_COLUMNS:
                 lines.append(f"  {f.column}: {render_word_diff(f.segments)}")
             else:
                 lines.append(f"  {f.column}: [-{f.old}-]{{+{f.new}+}}")

@@ -7,7 +7,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from curate.pairdiff import diff_pairs, format_text, render_word_diff, word_diff
+from curate.release.pairdiff import diff_pairs, format_text, render_word_diff, word_diff
 from tests.support.release_project import PAIRS
 
 

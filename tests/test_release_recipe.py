@@ -1,4 +1,4 @@
-"""Recipes: parsing, validation errors, the canonical digest, semver versions."""
+"""Recipes: parsing, validation errors, the canonical digest."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ import pytest
 from curate import sources
 from curate.config import load_config
 from curate.errors import InputError, UsageError
-from curate.recipe import load_recipe, parse_recipe, recipe_from_options
-from curate.versions import Version, is_version, parse_version
+from curate.release.recipe import load_recipe, parse_recipe, recipe_from_options
 from tests.support.release_project import make_project, raw_sha, recipe_text, write_recipe
 
 REPO = Path(__file__).resolve().parents[1]
@@ -154,36 +153,3 @@ def test_recipe_from_options_pins_the_registry_checksum(cfg, tmp_path: Path) -> 
         recipe_from_options(cfg, fixes=("X1",))
     with pytest.raises(UsageError, match="unknown source 'nope'"):
         recipe_from_options(cfg, source="nope")
-
-
-@pytest.mark.parametrize("text", ["1.0.0", "1.0.0-auto", "0.1.2-rc.1", "10.20.30-alpha.beta.1"])
-def test_valid_versions(text: str) -> None:
-    assert is_version(text)
-    assert str(parse_version(text)) == text
-
-
-@pytest.mark.parametrize(
-    "text", ["1.0", "01.0.0", "1.0.0+build", "v1.0.0", "1.0.0-", "1.0.0-01", ""]
-)
-def test_invalid_versions(text: str) -> None:
-    assert not is_version(text)
-    with pytest.raises(UsageError, match="semantic versioning"):
-        parse_version(text)
-
-
-def test_semver_precedence() -> None:
-    order = [
-        "1.0.0-alpha",
-        "1.0.0-alpha.1",
-        "1.0.0-alpha.beta",
-        "1.0.0-auto",
-        "1.0.0-beta.2",
-        "1.0.0-beta.11",
-        "1.0.0",
-        "1.0.1",
-        "1.10.0",
-        "2.0.0",
-    ]
-    parsed = [parse_version(v) for v in order]
-    assert sorted(reversed(parsed)) == parsed
-    assert Version(1, 0, 0) == parse_version("1.0.0")

@@ -9,16 +9,16 @@ import pytest
 
 from curate.decisions import Decision
 from curate.errors import ChecksumError, InputError
-from curate.recipe import DecisionSource, parse_recipe
-from curate.revise import (
+from curate.release.recipe import DecisionSource, parse_recipe
+from curate.release.revise import (
     DecisionConflict,
     SourcedDecision,
     format_changes,
     read_decision_source,
     revise,
     revise_pairs,
-    summarize,
-    summarize_records,
+    summarize_change_records,
+    summarize_changes,
 )
 from tests.support.release_project import (
     FIXES,
@@ -301,8 +301,8 @@ def test_revise_reads_files_and_records_input_hashes(tmp_path: Path) -> None:
     ]
     records = [json.loads(line) for line in revision.changes_text().splitlines()]
     assert [r["pair_id"] for r in records] == [1, 2, 3, 5]
-    assert summarize_records(records) == summarize(revision.changes)
-    assert summarize(revision.changes)["decisions"] == {"drop": 1, "relabel": 1}
+    assert summarize_change_records(records) == summarize_changes(revision.changes)
+    assert summarize_changes(revision.changes)["decisions"] == {"drop": 1, "relabel": 1}
 
 
 def test_raw_checksum_mismatch_is_refused(tmp_path: Path) -> None:

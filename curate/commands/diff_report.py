@@ -14,12 +14,17 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from curate.commands.common import config, err, handles_errors, out
-from curate.config import Config
-from curate.errors import InputError, UsageError
+from curate.commands.common import (
+    DEFAULT_SCORE_CACHE,
+    config,
+    err,
+    handles_errors,
+    out,
+    score_cache_path,
+)
+from curate.errors import UsageError
+from curate.report.schema import Report
 
-#: The score cache shared with ``curate score`` (same file, same ``[tool.curate.score] cache``).
-DEFAULT_CACHE = ".curate-cache/scores.sqlite"
 #: BEFORE when only AFTER is given: the fetched raw CrowS-Pairs.
 DEFAULT_BEFORE = "raw"
 
@@ -27,19 +32,6 @@ DEFAULT_BEFORE = "raw"
 def register(app: typer.Typer) -> None:
     """Add the diff-report command to ``app``."""
     app.command("diff-report")(diff_report)
-
-
-def _cache_path(cfg: Config, cache: Path | None, no_cache: bool) -> Path | None:
-    if no_cache:
-        return None
-    if cache is not None:
-        return cache
-    configured = cfg.section("score").get("cache", DEFAULT_CACHE)
-    if not isinstance(configured, str):
-        raise InputError(
-            f"{cfg.root / 'pyproject.toml'}: [tool.curate.score] cache must be a string"
-        )
-    return cfg.root / configured
 
 
 @handles_errors
@@ -69,7 +61,9 @@ def diff_report(
         "Default: diff-report in the output-dir of [tool.curate] (build/diff-report).",
     ),
     cache: Path | None = typer.Option(
-        None, "--cache", help=f"SQLite score cache. Default: {DEFAULT_CACHE} at the project root."
+        None,
+        "--cache",
+        help=f"SQLite score cache. Default: {DEFAULT_SCORE_CACHE} at the project root.",
     ),
     no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write a cache."),
     batch_size: int | None = typer.Option(
@@ -97,21 +91,22 @@ def diff_report(
     before_spec, after_spec = versions if len(versions) == 2 else [DEFAULT_BEFORE, versions[0]]
     cfg = config()
     out_dir = out_dir or cfg.output_dir / "diff-report"
-    cache_path = _cache_path(cfg, cache, no_cache)
+    cache_path = score_cache_path(cfg, cache, no_cache)
 
     from huggingface_hub.utils import logging as hub_logging
     from transformers.utils import logging as hf_logging
 
-    from curate.report.diff import Settings, Version, score_versions
-    from curate.report.render import write_report
-    from curate.versions import load_version
+    from curate.release.versions import load_version
+    from curate.report.output import write_report
+    from curate.report.rescoring import ComparedVersion, score_versions
+    from curate.report.statistics import Settings
 
     # Errors reach the user as one sentence; the hub client's retry chatter would bury it.
     hf_logging.set_verbosity_error()
     hf_logging.disable_progress_bar()
     hub_logging.set_verbosity_error()
-    before = Version(before_spec, tuple(load_version(before_spec, cfg)))
-    after = Version(after_spec, tuple(load_version(after_spec, cfg)))
+    before = ComparedVersion(before_spec, tuple(load_version(before_spec, cfg)))
+    after = ComparedVersion(after_spec, tuple(load_version(after_spec, cfg)))
     settings = Settings(bootstrap_samples=bootstrap, seed=seed)
 
     with Progress(
@@ -177,7 +172,7 @@ def _fmt(value: float | None, sign: bool = False) -> str:
     return f"{value:+.2f}" if sign else f"{value:.2f}"
 
 
-def _summary(data: dict[str, Any]) -> None:
+def _summary(data: Report) -> None:
     counts = data["alignment"]["counts"]
     out.print(
         f"{data['before']['label']} -> {data['after']['label']}: {counts['unchanged']} unchanged, "

@@ -1,0 +1,190 @@
+"""JSON lines and Parquet with the CrowS-Pairs columns, text labels or the Hugging Face layout.
+
+Both containers hold typed values, so both read the same way: the columns are the keys (JSONL:
+in order of first appearance) and each record is a row of named cells. A file whose
+``stereo_antistereo`` cells are integers is in the Hugging Face ``crows_pairs`` layout (class
+labels in the order of its loading script); a file whose list cells are strings stored them as
+Python literals (a pandas export of the CSV). The writer reproduces whichever it read.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from curate.errors import InputError
+from curate.formats.dataset import Dataset, Shape
+from curate.formats.labels import LabelNormaliser
+from curate.formats.records import output_columns, pairs_from_rows, parse_header, row_of
+from curate.jsonl import dumps_line
+
+
+def _layout(rows: Sequence[tuple[int, dict[str, Any]]], forced_hf: bool | None) -> tuple[str, str]:
+    """(layout, lists) of typed rows: ``hf`` when the first row's labels are class indices."""
+    first = next((r.get("stereo_antistereo") for _, r in rows if r.get("stereo_antistereo") is not None), None)
+    is_int = isinstance(first, int) and not isinstance(first, bool)
+    hf = is_int if forced_hf is None else forced_hf
+    lists = "native"
+    for _, row in rows:
+        for column in ("annotations", "anon_annotators"):
+            value = row.get(column)
+            if isinstance(value, str) and value:
+                lists = "literal"
+            if value not in (None, ""):
+                break
+        else:
+            continue
+        break
+    return ("hf" if hf else "columns"), lists
+
+
+def _check_hf(rows: Sequence[tuple[int, dict[str, Any]]], source: str, unit: str, hf: bool) -> None:
+    """In the HF layout every label must be a class index, elsewhere every label a string."""
+    for line, row in rows:
+        for column in ("stereo_antistereo", "bias_type"):
+            value = row.get(column)
+            if value is None:
+                continue
+            is_int = isinstance(value, int) and not isinstance(value, bool)
+            if hf and not is_int:
+                raise InputError(
+                    f"{source}: {unit} {line}: {column} is {value!r}; the Hugging Face layout "
+                    "has integer class labels"
+                )
+            if not hf and is_int:
+                raise InputError(
+                    f"{source}: {unit} {line}: {column} is the integer {value}, but earlier rows "
+                    "have text labels (mixed layouts)"
+                )
+
+
+def _dataset(
+    rows: list[tuple[int, dict[str, Any]]],
+    columns: list[str],
+    source: str,
+    fmt: str,
+    unit: str,
+    forced_hf: bool | None,
+) -> Dataset:
+    header = parse_header(columns, source, where=f"{unit} 1" if unit == "line" else "schema")
+    layout, lists = _layout(rows, forced_hf)
+    _check_hf(rows, source, unit, layout == "hf")
+    labels = LabelNormaliser(source)
+    pairs = pairs_from_rows(rows, header, source, labels, unit=unit)
+    return Dataset(
+        pairs=tuple(pairs),
+        shape=Shape(fmt, layout, tuple(columns), header.id_column, lists),
+        source=source,
+        warnings=tuple(labels.warnings()),
+        extra_columns=header.extras,
+    )
+
+
+def parse_jsonl(text: str, source: str, forced_hf: bool | None = None) -> Dataset:
+    """Parse JSON lines (one object per line, blank lines skipped) into a dataset."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    rows: list[tuple[int, dict[str, Any]]] = []
+    columns: dict[str, None] = {}
+    # split on LF only: str.splitlines() also splits on U+0085, U+2028 ... that JSON strings
+    # may hold unescaped (the writer keeps non-ASCII text as it is)
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.removesuffix("\r")
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{source}: line {number}: not valid JSON ({exc.msg})") from None
+        if not isinstance(value, dict):
+            raise InputError(f"{source}: line {number}: expected a JSON object with the pair's columns")
+        columns.update(dict.fromkeys(value))
+        rows.append((number, value))
+    if not rows:
+        raise InputError(f"{source}: the file is empty; expected JSON lines with the pair columns")
+    return _dataset(rows, list(columns), source, "jsonl", "line", forced_hf)
+
+
+def read_parquet(path: Path, source: str, forced_hf: bool | None = None) -> Dataset:
+    """Read a Parquet file with the pair columns into a dataset (rows numbered from 1)."""
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+    except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
+        raise InputError(f"{source}: not a readable Parquet file ({exc})") from None
+    rows = list(enumerate(table.to_pylist(), start=1))
+    return _dataset(rows, list(table.column_names), source, "parquet", "row", forced_hf)
+
+
+def _columns(dataset: Dataset, fmt: str, hf: bool) -> tuple[tuple[str, ...], str | None]:
+    shape = dataset.shape
+    if shape.format in ("jsonl", "parquet"):
+        base: list[str] = list(shape.columns)
+        id_column = shape.id_column
+    else:  # from CSV/TSV/StereoSet: typed containers name the id column ``id``
+        base = [("id" if c == shape.id_column else c) for c in shape.columns]
+        id_column = "id" if shape.id_column is not None else None
+        if shape.format == "stereoset":
+            base, id_column = ["id", *base], "id"
+    if hf and id_column is None:
+        base, id_column = ["id", *base], "id"
+    return output_columns(dataset.pairs, base, id_column, dataset.extra_columns)
+
+
+def _lists(dataset: Dataset, hf: bool) -> str:
+    if hf:
+        return "native"
+    shape = dataset.shape
+    return shape.lists if shape.format in ("jsonl", "parquet") else "native"
+
+
+def format_jsonl(dataset: Dataset, hf: bool = False) -> str:
+    """Serialise as JSON lines in the input's columns (``hf``: Hugging Face class labels)."""
+    columns, id_column = _columns(dataset, "jsonl", hf)
+    layout, lists = ("hf" if hf else "columns"), _lists(dataset, hf)
+    out = io.StringIO()
+    for pair in dataset.pairs:
+        cells = row_of(pair, columns, id_column, text=False, layout=layout, lists=lists)
+        out.write(dumps_line(dict(zip(columns, cells, strict=True))) + "\n")
+    return out.getvalue()
+
+
+def parquet_bytes(dataset: Dataset, hf: bool = False) -> bytes:
+    """Serialise as Parquet in the input's columns, with explicit types for the known ones."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    columns, id_column = _columns(dataset, "parquet", hf)
+    layout, lists = ("hf" if hf else "columns"), _lists(dataset, hf)
+    rows = [row_of(p, columns, id_column, text=False, layout=layout, lists=lists) for p in dataset.pairs]
+    label = pa.int64() if hf else pa.string()
+    native = lists == "native"
+    types: dict[str, Any] = {
+        "sent_more": pa.string(),
+        "sent_less": pa.string(),
+        "stereo_antistereo": label,
+        "bias_type": label,
+        "annotations": (pa.list_(pa.list_(label)) if native else pa.string()),
+        "anon_writer": pa.string(),
+        "anon_annotators": (pa.list_(pa.string()) if native else pa.string()),
+        "stereoset_id": pa.string(),
+        "target": pa.string(),
+        "context": pa.string(),
+        "unrelated": pa.string(),
+    }
+    arrays = []
+    for index, column in enumerate(columns):
+        values = [row[index] for row in rows]
+        kind = pa.int64() if column == id_column else types.get(column)
+        try:
+            arrays.append(pa.array(values, type=kind))
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+            raise InputError(f"column {column!r} cannot be written to Parquet ({exc})") from None
+    table = pa.Table.from_arrays(arrays, names=list(columns))
+    sink = io.BytesIO()
+    pq.write_table(table, sink)
+    return sink.getvalue()

@@ -1,0 +1,26 @@
+"""Short names for models given as a hub id or a local directory.
+
+A model is named on the command line by a hub id (``org/name``) or a path; reports label it and
+``curate score`` files its results under a directory named after it. Both start from the same
+rule: a local directory is known by its own name, whatever path reached it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def local_name(name: str) -> str | None:
+    """The directory name of a model stored locally, or None for a hub id."""
+    path = Path(name).expanduser()
+    return path.resolve().name if path.exists() else None
+
+
+def model_label(name: str) -> str:
+    """A short label for charts and tables: a local directory's name, else the hub name."""
+    return local_name(name) or name
+
+
+def model_slug(name: str) -> str:
+    """A directory name for a model: a local directory's name, or the hub id with ``--``."""
+    return local_name(name) or name.strip("/").replace("/", "--")

@@ -1,0 +1,192 @@
+"""The documents of a release: the data card (``README.md``) and ``CHANGELOG.md``.
+
+Both are rendered from the change records and the pair diff only (no clock, no paths of the
+machine that built them), so a rebuild gives the same bytes and every count in them can be
+recomputed from ``changes.jsonl``. The card follows the Hugging Face dataset-card layout: a
+YAML metadata header, then prose. Its text is the Jinja2 template ``templates/datacard.md``
+(package data), rendered the way ``huggingface_hub``'s ``RepoCard.from_template`` renders
+``datasetcard_template.md``, so the wording is edited as markdown, not as Python strings. Sentence text never appears in them; the few strings that come
+from files (recipe text, decision file names) are escaped for markdown tables.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Sequence
+from importlib import resources
+from typing import Any
+
+import jinja2
+
+from curate.release.pairdiff import PairDiff
+from curate.release.versions import CSV_NAME, PARQUET_NAME
+
+#: The data card template, relative to this package (package data, see pyproject.toml).
+CARD_TEMPLATE = "templates/datacard.md"
+#: The decisions whose pair counts the card lists (``keep``/``undecided`` change nothing).
+CARD_ACTIONS = ("fix", "relabel", "drop")
+CHANGELOG_TITLE = "# Changelog\n"
+_CHANGELOG_INTRO = (
+    "Versions of the revised CrowS-Pairs built with curate, newest first. Each entry compares a\n"
+    "version with the one before it; `changes.jsonl` in each release says why every pair\n"
+    "changed relative to the upstream file.\n"
+)
+
+
+def md_cell(text: str) -> str:
+    """Text safe inside a markdown table cell (no pipes, no line breaks, no HTML)."""
+    return (
+        text.replace("\\", "\\\\")
+        .replace("|", "\\|")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("\r", " ")
+        .replace("\n", " ")
+    )
+
+
+def size_category(n: int) -> str:
+    """The Hugging Face ``size_categories`` bucket of ``n`` rows."""
+    for limit, name in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K")):
+        if n < limit:
+            return name
+    return "100K<n<1M" if n < 1_000_000 else "1M<n<10M"
+
+
+def _hf_license(license_name: str) -> str:
+    return "cc-by-sa-4.0" if "BY-SA 4.0" in license_name.upper() else "other"
+
+
+def _ids(pairs: Sequence[int]) -> str:
+    return ", ".join(str(i) for i in pairs)
+
+
+def changelog_entry(version: str, title: str, summary: str, diff: PairDiff) -> str:
+    """One ``## version`` section: counts and pair ids of what changed against the previous."""
+    lines = [f"## {version}", ""]
+    if title or summary:
+        lines += [" ".join(s for s in (title.rstrip(".") + "." if title else "", summary) if s), ""]
+    lines += [f"Compared with {diff.before_label}: {diff.before_pairs} → {diff.after_pairs} pairs.", ""]
+    edited_fields = diff.edited_fields()
+    fields = ", ".join(f"{k} {v}" for k, v in edited_fields.items())
+    lines += [
+        f"- Added: {len(diff.added)}",
+        f"- Dropped: {len(diff.dropped)}",
+        f"- Edited: {len(diff.edited)}" + (f" (fields changed: {fields})" if fields else ""),
+    ]
+    for name, ids in (
+        ("Dropped", [p.pair_id for p in diff.dropped]),
+        ("Added", [p.pair_id for p in diff.added]),
+        ("Edited", [e.pair_id for e in diff.edited]),
+    ):
+        if ids:
+            lines += ["", f"{name} pair ids: {_ids(ids)}."]
+    return "\n".join(lines) + "\n"
+
+
+def render_changelog(entry: str, previous_changelog: str | None) -> str:
+    """The changelog: title, this version's entry, then the previous release's entries."""
+    older = ""
+    if previous_changelog:
+        start = previous_changelog.find("\n## ")
+        older = previous_changelog[start + 1 :] if start >= 0 else ""
+    text = f"{CHANGELOG_TITLE}\n{_CHANGELOG_INTRO}\n{entry}"
+    return text + ("\n" + older if older else "")
+
+
+@functools.cache
+def _environment() -> jinja2.Environment:
+    """The Jinja2 environment of the card template (cached: the template is parsed once).
+
+    Markdown is not HTML, so nothing is autoescaped: cells that come from files go through the
+    ``md_cell`` filter instead. ``StrictUndefined`` turns a misspelt variable into an error
+    rather than an empty string in a published card.
+    """
+    env = jinja2.Environment(
+        autoescape=False,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["md_cell"] = md_cell
+    env.filters["thousands"] = "{:,}".format
+    env.filters["yaml_string"] = _yaml_string
+    return env
+
+
+def _yaml_string(text: str) -> str:
+    """A YAML scalar for ``text``: JSON strings are valid YAML (``str`` lets a missing variable
+    raise Jinja2's UndefinedError instead of being serialised)."""
+    return json.dumps(str(text), ensure_ascii=False)
+
+
+def card_template() -> jinja2.Template:
+    """The data card template shipped with the package (``templates/datacard.md``)."""
+    text = resources.files(__package__).joinpath(CARD_TEMPLATE).read_text(encoding="utf-8")
+    return _environment().from_string(text)
+
+
+def render_card(
+    *,
+    version: str,
+    recipe: dict[str, Any],
+    inputs: dict[str, Any],
+    counts: dict[str, Any],
+    rule_summaries: dict[str, tuple[str, str]],
+    tool_version: str,
+    previous_label: str,
+) -> str:
+    """The data card, rendered from :func:`card_template`.
+
+    ``counts`` is :func:`curate.release.revise.summarize_changes` plus pair totals and the
+    decisions read; ``rule_summaries`` maps each rule code to its name and one-line summary.
+    This function only shapes those numbers into rows; the wording lives in the template.
+    """
+    source = inputs["source"]
+    release = recipe["release"]
+    title = " ".join((release.get("title") or "CrowS-Pairs, revised").split())
+    fixes = []
+    for code in recipe["fixes"]["select"]:
+        entry = counts["lint"].get(code, {"rule": "", "pairs": 0, "fixes": 0})
+        name, summary = rule_summaries.get(code, ("", ""))
+        fixes.append(
+            {
+                "code": code,
+                "rule": entry["rule"] or name,
+                "summary": summary,
+                "pairs": entry["pairs"],
+                "fixes": entry["fixes"],
+            }
+        )
+    decision_sources = [
+        {
+            "label": d["source"],
+            "file": d["file"],
+            "pairs": counts["decision_sources"].get(d["source"], 0),
+        }
+        for d in inputs["decisions"]
+    ]
+    return card_template().render(
+        version=version,
+        title=title,
+        pretty_name=f"{title} ({version})",
+        hf_license=_hf_license(source["license"]),
+        size_category=size_category(counts["pairs"]),
+        summary=release.get("summary") or "",
+        n_pairs=counts["pairs"],
+        n_raw=counts["raw_pairs"],
+        changed_pairs=counts["changed_pairs"],
+        changes=counts["changes"],
+        fixes=fixes,
+        decision_sources=decision_sources,
+        decisions_by_action=[(a, counts["decisions"].get(a, 0)) for a in CARD_ACTIONS],
+        decisions_read=list(counts["decisions_read"].items()),
+        source=source,
+        recipe_sha256=inputs["recipe_sha256"],
+        tool_version=tool_version,
+        previous_label=previous_label,
+        csv_name=CSV_NAME,
+        parquet_name=PARQUET_NAME,
+    )

@@ -1,0 +1,233 @@
+"""The plotly charts of the HTML report, each returned as an HTML fragment.
+
+Plotly interprets a subset of HTML in titles, labels and legend names, so every label that
+comes from the data (model labels, version labels, bias types) is HTML-escaped before it goes
+into a figure. Chart ids are fixed, so the page is deterministic.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from curate.report.schema import Report
+from curate.report.tables import (
+    all_bias_types,
+    bias_type_rows,
+    confidence_percent,
+    escape_html,
+    type_counts,
+)
+
+BEFORE_COLOUR = "#6c8ebf"
+AFTER_COLOUR = "#e07b39"
+LABEL_COLOURS = {"biased": "#c0392b", "neutral": "#7f8c8d", "non-biased": "#2980b9"}
+PLOTLY_CONFIG = {"displaylogo": False, "responsive": True}
+
+
+def _figure_html(fig: Any, div_id: str, height: int = 420) -> str:
+    import plotly.io as pio
+
+    return pio.to_html(
+        fig,
+        full_html=False,
+        include_plotlyjs=False,
+        div_id=div_id,
+        default_height=f"{height}px",
+        default_width="100%",
+        config=PLOTLY_CONFIG,
+        validate=True,
+    )
+
+
+def _layout(title: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "title": {"text": escape_html(title)},
+        "template": "plotly_white",
+        "margin": {"l": 60, "r": 20, "t": 60, "b": 80},
+        "legend": {"orientation": "h", "y": -0.2},
+        **extra,
+    }
+
+
+def overview_figures(data: Report) -> list[str]:
+    """Overall metric per model before/after, and the delta with its confidence interval."""
+    import plotly.graph_objects as go
+
+    models = data["models"]
+    labels = [escape_html(m["label"]) for m in models]
+    before = escape_html(data["before"]["label"])
+    after = escape_html(data["after"]["label"])
+    bars = go.Figure(
+        [
+            go.Bar(
+                name=f"before ({before})",
+                x=labels,
+                y=[m["before"]["metric_score"] for m in models],
+                marker_color=BEFORE_COLOUR,
+            ),
+            go.Bar(
+                name=f"after ({after})",
+                x=labels,
+                y=[m["after"]["metric_score"] for m in models],
+                marker_color=AFTER_COLOUR,
+            ),
+        ],
+        layout=_layout(
+            "CrowS-Pairs metric per model (50 = no preference)",
+            barmode="group",
+            yaxis={"title": {"text": "% pairs preferring the more stereotyping sentence"}},
+        ),
+    )
+    bars.add_hline(y=50, line_dash="dot", line_color="#555")
+    deltas = [m["delta"]["overall"] for m in models]
+    delta = go.Figure(
+        go.Scatter(
+            x=labels,
+            y=[d["delta"] for d in deltas],
+            mode="markers",
+            marker={"size": 12, "color": AFTER_COLOUR},
+            error_y={
+                "type": "data",
+                "symmetric": False,
+                "array": [_error_bar(d["ci_high"], d["delta"]) for d in deltas],
+                "arrayminus": [_error_bar(d["delta"], d["ci_low"]) for d in deltas],
+            },
+            name="Δ",
+        ),
+        layout=_layout(
+            f"Δ metric (after − before), {confidence_percent(data)} bootstrap CI",
+            yaxis={"title": {"text": "Δ percentage points"}, "zeroline": True},
+        ),
+    )
+    delta.add_hline(y=0, line_color="#555")
+    return [_figure_html(bars, "fig-overview"), _figure_html(delta, "fig-delta", 360)]
+
+
+def bias_type_delta_figure(data: Report) -> str:
+    """The change of the metric per bias type, a bar per model, with confidence intervals."""
+    import plotly.graph_objects as go
+
+    types = all_bias_types(data)
+    traces = []
+    for model in data["models"]:
+        rows = [model["delta"]["overall"]] + [bias_type_rows(model).get(t, {}) for t in types]
+        traces.append(
+            go.Bar(
+                name=escape_html(model["label"]),
+                x=["overall", *(escape_html(t) for t in types)],
+                y=[r.get("delta") for r in rows],
+                error_y={
+                    "type": "data",
+                    "symmetric": False,
+                    "array": [_error_bar(r.get("ci_high"), r.get("delta")) for r in rows],
+                    "arrayminus": [_error_bar(r.get("delta"), r.get("ci_low")) for r in rows],
+                },
+            )
+        )
+    figure = go.Figure(
+        traces,
+        layout=_layout(
+            f"Δ metric by bias type (after − before), {confidence_percent(data)} bootstrap CI",
+            barmode="group",
+            yaxis={"title": {"text": "Δ percentage points"}},
+        ),
+    )
+    figure.add_hline(y=0, line_color="#555")
+    return _figure_html(figure, "fig-delta-types")
+
+
+def _error_bar(a: float | None, b: float | None) -> float | None:
+    """``a - b``, the length of one side of an error bar; None when either end is undefined."""
+    return None if a is None or b is None else a - b
+
+
+def model_figures(data: Report, index: int) -> list[str]:
+    """Grouped bars by bias type, a radar chart and the threshold curves of one model."""
+    import plotly.graph_objects as go
+
+    model = data["models"][index]
+    label = model["label"]
+    rows = model["delta"]["bias_types"]
+    types = [escape_html(r["bias_type"]) for r in rows]
+    before_n = type_counts(model["before"])
+    after_n = type_counts(model["after"])
+    x = ["overall", *types]
+    before_y = [model["before"]["metric_score"], *(r["before"] for r in rows)]
+    after_y = [model["after"]["metric_score"], *(r["after"] for r in rows)]
+    before_text = [
+        f"n={model['before']['pairs']}",
+        *(f"n={before_n.get(r['bias_type'], 0)}" for r in rows),
+    ]
+    after_text = [
+        f"n={model['after']['pairs']}",
+        *(f"n={after_n.get(r['bias_type'], 0)}" for r in rows),
+    ]
+    before_name = f"before ({escape_html(data['before']['label'])})"
+    after_name = f"after ({escape_html(data['after']['label'])})"
+    bars = go.Figure(
+        [
+            go.Bar(
+                name=before_name,
+                x=x,
+                y=before_y,
+                hovertext=before_text,
+                marker_color=BEFORE_COLOUR,
+            ),
+            go.Bar(
+                name=after_name, x=x, y=after_y, hovertext=after_text, marker_color=AFTER_COLOUR
+            ),
+        ],
+        layout=_layout(
+            f"{label}: metric by bias type",
+            barmode="group",
+            yaxis={"title": {"text": "% pairs preferring the more stereotyping sentence"}},
+        ),
+    )
+    bars.add_hline(y=50, line_dash="dot", line_color="#555")
+    closed = [*types, types[0]] if types else []
+    radar = go.Figure(
+        [
+            go.Scatterpolar(
+                r=[*(r[version] for r in rows), rows[0][version]] if rows else [],
+                theta=closed,
+                name=name,
+                line_color=colour,
+                fill="toself",
+                opacity=0.6,
+            )
+            for version, name, colour in (
+                ("before", before_name, BEFORE_COLOUR),
+                ("after", after_name, AFTER_COLOUR),
+            )
+        ],
+        layout=_layout(
+            f"{label}: metric by bias type (radar)",
+            polar={"radialaxis": {"range": [0, 100], "ticksuffix": "%"}},
+        ),
+    )
+    thresholds = data["settings"]["thresholds"]
+    curves = []
+    for version, dash, name in (("before", "solid", before_name), ("after", "dash", after_name)):
+        for key, colour in LABEL_COLOURS.items():
+            curves.append(
+                go.Scatter(
+                    x=thresholds,
+                    y=model["threshold_curves"][version][key],
+                    mode="lines",
+                    name=f"{key}, {name}",
+                    line={"color": colour, "dash": dash},
+                )
+            )
+    threshold = go.Figure(
+        curves,
+        layout=_layout(
+            f"{label}: threshold view (Murphy 2022)",
+            xaxis={"title": {"text": "threshold (% of the larger score magnitude)"}},
+            yaxis={"title": {"text": "% of pairs"}, "range": [0, 100]},
+        ),
+    )
+    return [
+        _figure_html(bars, f"fig-m{index}-types"),
+        _figure_html(radar, f"fig-m{index}-radar", 460),
+        _figure_html(threshold, f"fig-m{index}-threshold", 440),
+    ]

@@ -1,0 +1,234 @@
+"""The diff report as one self-contained HTML page: tables, charts, flips and every change.
+
+Sentences and labels are data written by crowd workers or users: every one is escaped with
+``html.escape`` before it reaches the page. The page embeds plotly.js, so it works offline.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+
+from curate.report.charts import bias_type_delta_figure, model_figures, overview_figures
+from curate.report.schema import ModelSection, PairText, Report, ScoredPairView
+from curate.report.tables import (
+    all_bias_types,
+    bias_type_cells,
+    confidence_percent,
+    escape_html,
+    overview_rows,
+    pct,
+)
+
+
+def sentence_diff_html(old: str, new: str) -> tuple[str, str]:
+    """Two versions of a sentence as escaped HTML with the words that differ marked."""
+    from curate.align import Span, highlight_html, tokenize
+
+    a, b = tokenize(old), tokenize(new)
+    matcher = difflib.SequenceMatcher(
+        None, [t.text for t in a], [t.text for t in b], autojunk=False
+    )
+    old_spans, new_spans = [], []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            old_spans.append(Span(i1, i2, a[i1:i2]))
+            new_spans.append(Span(j1, j2, b[j1:j2]))
+    if not old_spans and old != new:  # whitespace-only change: mark the whole sentence
+        return f"<mark>{escape_html(old)}</mark>", f"<mark>{escape_html(new)}</mark>"
+    return highlight_html(a, old_spans, old), highlight_html(b, new_spans, new)
+
+
+
+def _html_table(header: Sequence[str], rows: Sequence[Sequence[str]], cls: str = "") -> str:
+    """A table whose cells are already-escaped HTML."""
+    head = "".join(f"<th>{h}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    attr = f' class="{cls}"' if cls else ""
+    return f"<table{attr}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _sentences_cell(old: PairText, new: PairText) -> tuple[str, str]:
+    more_old, more_new = sentence_diff_html(old["sent_more"], new["sent_more"])
+    less_old, less_new = sentence_diff_html(old["sent_less"], new["sent_less"])
+    return (
+        f'<div class="more">{more_old}</div><div class="less">{less_old}</div>',
+        f'<div class="more">{more_new}</div><div class="less">{less_new}</div>',
+    )
+
+
+def _scores(view: ScoredPairView) -> str:
+    verdict = "biased" if view["score"] else "not biased"
+    return (
+        f"{view['sent_more_score']:.3f}<br>{view['sent_less_score']:.3f}"
+        f'<br><span class="verdict">{verdict}</span>'
+    )
+
+
+def flip_table(model: ModelSection) -> str:
+    """The flipped pairs of one model with both versions of the sentences and scores."""
+    flips = model["flips"]["pairs"]
+    if not flips:
+        return "<p>No edited pair changed its verdict.</p>"
+    rows = []
+    for f in flips:
+        old_html, new_html = _sentences_cell(f["before"], f["after"])
+        rows.append(
+            [
+                str(f["pair_id"]),
+                escape_html(f["after"]["bias_type"]),
+                escape_html(f["change"]),
+                escape_html(", ".join(f["fields"])),
+                old_html,
+                _scores(f["before"]),
+                new_html,
+                _scores(f["after"]),
+            ]
+        )
+    return _html_table(
+        [
+            "id",
+            "bias type",
+            "change",
+            "fields",
+            "before (more / less)",
+            "scores",
+            "after (more / less)",
+            "scores",
+        ],
+        rows,
+        "pairs",
+    )
+
+
+def changes_section(data: Report) -> str:
+    """Every edited, dropped and added pair, with the edits marked."""
+    alignment = data["alignment"]
+    parts = []
+    if alignment["edited"]:
+        rows = []
+        for e in alignment["edited"]:
+            old_html, new_html = _sentences_cell(e["before"], e["after"])
+            labels = []
+            for key in ("direction", "bias_type"):
+                if e["before"][key] != e["after"][key]:
+                    labels.append(f"{escape_html(e['before'][key])} → {escape_html(e['after'][key])}")
+                else:
+                    labels.append(escape_html(e["after"][key]))
+            rows.append(
+                [
+                    str(e["pair_id"]),
+                    escape_html(", ".join(e["fields"])),
+                    "<br>".join(labels),
+                    old_html,
+                    new_html,
+                ]
+            )
+        parts.append(f"<h3>Edited pairs ({len(rows)})</h3>")
+        parts.append(
+            _html_table(
+                ["id", "fields", "labels", "before (more / less)", "after (more / less)"],
+                rows,
+                "pairs",
+            )
+        )
+    for key, title in (("dropped", "Dropped pairs"), ("added", "Added pairs")):
+        entries = alignment[key]
+        if not entries:
+            continue
+        rows = [
+            [
+                str(p["pair_id"]),
+                escape_html(p.get("direction", "")),
+                escape_html(p.get("bias_type", "")),
+                f'<div class="more">{escape_html(p.get("sent_more", ""))}</div>'
+                f'<div class="less">{escape_html(p.get("sent_less", ""))}</div>',
+            ]
+            for p in entries
+        ]
+        parts.append(f"<h3>{title} ({len(rows)})</h3>")
+        parts.append(
+            _html_table(["id", "direction", "bias type", "sentences (more / less)"], rows, "pairs")
+        )
+    return "\n".join(parts) or "<p>The two versions hold the same pairs.</p>"
+
+
+_CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto;
+       max-width: 1200px; padding: 0 1em; color: #222; line-height: 1.45; }
+h1 { font-size: 1.6em; } h2 { margin-top: 2em; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 0.92em; }
+th, td { border: 1px solid #ccc; padding: 4px 8px; vertical-align: top; text-align: left; }
+th { background: #f4f4f4; }
+table.pairs td { max-width: 28em; }
+.more::before { content: "more: "; color: #888; } .less::before { content: "less: "; color: #888; }
+mark { background: #ffe58a; }
+.verdict { color: #666; font-size: 0.9em; }
+.charts { display: grid; grid-template-columns: 1fr 1fr; gap: 1em; }
+.note { color: #555; }
+"""
+
+
+def render_html(data: Report) -> str:
+    """A self-contained HTML page: summary tables, plotly charts (plotly.js embedded), the
+    flip tables and every change, with all dataset text escaped."""
+    from plotly.offline import get_plotlyjs
+
+    before, after = data["before"], data["after"]
+    counts = data["alignment"]["counts"]
+    models = data["models"]
+    names = [escape_html(m["label"]) for m in models]
+    level = confidence_percent(data)
+    title = f"Diff report: {escape_html(before['label'])} → {escape_html(after['label'])}"
+    body = [
+        f"<h1>{title}</h1>",
+        "<ul>",
+        f"<li>before: <b>{escape_html(before['label'])}</b>, {before['pairs']} pairs</li>",
+        f"<li>after: <b>{escape_html(after['label'])}</b>, {after['pairs']} pairs</li>",
+        f"<li>pairs matched by id: {counts['unchanged']} unchanged, {counts['edited']} edited "
+        f"({data['alignment']['edited_rescored']} in the sentences or direction), "
+        f"{counts['dropped']} dropped, {counts['added']} added</li>",
+        "<li>models: "
+        + ", ".join(f"{escape_html(m['label'])} (<code>{escape_html(m['model'])}</code>)" for m in models)
+        + "</li>",
+        "</ul>",
+        '<p class="note">Metric: % of pairs whose more stereotyping sentence gets the higher '
+        "pseudo-log-likelihood (50 = no preference). Δ = after − before, with a "
+        f"{level} bootstrap confidence interval ({data['settings']['bootstrap_samples']} paired "
+        f"resamples of pair ids, seed {data['settings']['seed']}). Flips: edited pairs whose "
+        "verdict changed. McNemar's exact test on the pairs present in both versions.</p>",
+        "<h2>Models compared</h2>",
+        _html_table(
+            ["", *names], [[escape_html(label), *map(escape_html, cells)] for label, cells in overview_rows(data)]
+        ),
+    ]
+    if models:
+        body.append('<div class="charts">' + "".join(overview_figures(data)) + "</div>")
+        rows = []
+        for bias_type in all_bias_types(data):
+            rows.append([escape_html(bias_type), *map(escape_html, bias_type_cells(data, bias_type))])
+        body += [
+            "<h2>Metric by bias type</h2>",
+            f'<p class="note">before → after (Δ [{level} CI])</p>',
+            _html_table(["bias type", *names], rows),
+            bias_type_delta_figure(data),
+        ]
+    for i, model in enumerate(models):
+        figures = model_figures(data, i)
+        flips = model["flips"]
+        body += [
+            f'<h2 id="model-{i}">{escape_html(model["label"])}</h2>',
+            figures[0],
+            '<div class="charts">' + figures[1] + figures[2] + "</div>",
+            f"<h3>Score flips: {flips['count']} of {flips['edited']} edited pairs "
+            f"({escape_html(pct(flips['rate']))}%)</h3>",
+            flip_table(model),
+        ]
+    body += ["<h2>Changes</h2>", changes_section(data)]
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{title}</title>\n<style>{_CSS}</style>\n"
+        f'<script type="text/javascript">{get_plotlyjs()}</script>\n'
+        "</head>\n<body>\n" + "\n".join(body) + "\n</body>\n</html>\n"
+    )
