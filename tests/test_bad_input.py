@@ -1257,3 +1257,26 @@ def test_publish_removes_stale_staging(project: Path) -> None:
     result = runner.invoke(app, ["publish", VERSION])
     assert result.exit_code == 0, result.stderr
     assert not stale.exists()
+
+
+def test_real_process_refuses_to_clobber_its_input(project: Path) -> None:
+    """The console entry point, not just the in-process runner: one line, exit 2, input intact."""
+    import subprocess
+    import sys
+
+    before = snapshot(project)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    proc = subprocess.run(
+        [sys.executable, "-m", "curate", "lint", "-o", RAW],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().splitlines() == [
+        f"error: {RAW}: is an input of this command; inputs are never overwritten, "
+        "write the output elsewhere"
+    ]
+    after = snapshot(project)
+    assert {k: v for k, v in after.items() if not k.startswith(CACHE_DIRS)} == before
