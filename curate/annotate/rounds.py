@@ -105,7 +105,7 @@ def dumps(value: Any) -> str:
 
 def write_json(path: Path, value: Any) -> None:
     """Write ``value`` as JSON atomically."""
-    write_text_atomic(path, dumps(value))
+    write_text_atomic(path, dumps(value), replaces_input=True)  # a round updates its own state
 
 
 def read_json(path: Path, hint: str = "") -> Any:
