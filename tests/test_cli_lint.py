@@ -104,7 +104,10 @@ def test_rules_list_and_explain() -> None:
     assert listing.exit_code == 0
     assert "S001  negation-asymmetry" in listing.output
     explained = runner.invoke(app, ["rules", "s001"])
-    assert 'Bad:  "Women don\'t know how to drive." / "Men know how to drive."' in explained.output
+    assert "## Why is this bad?" in explained.output
+    assert 'Bad:  "Women don\'t know how to drive." / "Men know how to drive." (gender)' in (
+        explained.output
+    )
     by_name = runner.invoke(app, ["rules", "polarity-flip"])
     assert by_name.output.startswith("S002 polarity-flip")
     assert json.loads(runner.invoke(app, ["rules", "--format", "json"]).output)[0]["code"] == "D001"

@@ -8,7 +8,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from curate.findings import Finding
 from curate.lint.lexicon import Lexicon, load_lexicon
-from curate.lint.rule import DatasetRule, PairContext, Rule, Violation, all_rules
+from curate.lint.rule import DatasetRule, PairContext, Rule, Violation
+from curate.lint.rules import all_rules
 from curate.lint.settings import LintSettings, selected_codes
 from curate.pairs import Pair
 

@@ -250,6 +250,11 @@ GENDERED_AGREEMENT = frozenset(
     }
 )
 
+#: Bias-type labels validators could not tell apart: race-color and nationality are the most
+#: confused pair of CrowS-Pairs' annotations column, so neither label is wrong for the other's
+#: group words.
+CONFUSABLE_LABELS = frozenset({"race-color", "nationality"})
+
 
 @dataclass(frozen=True)
 class Lexicon:

@@ -1,16 +1,19 @@
-"""The rule protocol, the per-pair context rules read from, and the rule registry.
+"""The rule protocol and the per-pair context rules read from.
 
 A rule is a small class with a stable ``code``, a kebab-case ``name``, a one-line ``summary``, a
-docstring explaining the defect, ``bad`` and ``good`` example pairs (shown by ``curate rules CODE``
-and run as test cases), a default on/off and optionally a safe fix. All mechanics (tokenising,
-aligning, word lists, selection, reporting) live outside the rules: a rule only looks at a
-:class:`PairContext` and yields :class:`Violation` objects.
+docstring explaining the defect (first line: what it finds; the rest: why that is bad), ``bad``
+and ``good`` example pairs (shown by ``curate rules CODE`` and run as test cases), a default
+on/off and optionally a safe fix. All mechanics (tokenising, aligning, word lists, selection,
+reporting) live outside the rules: a rule only looks at a :class:`PairContext` and yields
+:class:`Violation` objects. The rules themselves are listed in :mod:`curate.lint.rules`; this
+module never imports them.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, TypeVar
@@ -161,8 +164,52 @@ class Rule:
 
     @classmethod
     def explanation(cls) -> str:
-        """The docstring, dedented."""
-        return inspect.cleandoc(cls.__doc__ or "")
+        """The documentation of ``curate rules CODE``, under ruff's headings.
+
+        "What it does" is the docstring's first paragraph, "Why is this bad?" the rest of it;
+        the examples are rendered from ``bad`` and ``good`` (so they are the pairs the tests
+        run), and "Fix safety" from ``fixable``.
+        """
+        what, _, why = inspect.cleandoc(cls.__doc__ or "").partition("\n\n")
+        sections = [("What it does", what), ("Why is this bad?", why)]
+        sections.append(("Example", _examples_text(cls)))
+        sections.append(("Fix safety", FIX_SAFE if cls.fixable else NO_FIX))
+        return "\n\n".join(f"## {title}\n{body.strip()}" for title, body in sections if body)
+
+
+#: "Fix safety" of fixable rules: what makes their fixes safe (enforced by curate.lint.fix).
+FIX_SAFE = (
+    "Safe automatic fix (`curate lint --fix`): it is applied only when the words that differ "
+    "between the two sentences stay exactly the same, so a fix never changes what the pair "
+    "contrasts."
+)
+NO_FIX = "No automatic fix: the right edit depends on the sentence; a reviewer decides."
+
+
+def _example_text(example: Example) -> str:
+    text = f'"{example.sent_more}" / "{example.sent_less}" ({example.bias_type}'
+    if example.annotations is not None:
+        votes = Counter(label for labels in example.annotations for label in labels)
+        shown = ", ".join(f"{label} x{n}" for label, n in votes.most_common())
+        text += f"; validators: {shown or 'none'}"
+    return text + ")"
+
+
+def _examples_text(rule: type[Rule]) -> str:
+    """``Bad:``/``Good:`` lines from the rule's example pairs.
+
+    A dataset rule's examples are one small dataset each, so their pairs are listed together.
+    """
+    lines: list[str] = []
+    for label, examples in (("Bad: ", rule.bad), ("Good:", rule.good)):
+        if not examples:
+            continue
+        if issubclass(rule, DatasetRule):
+            lines.append(f"{label.strip()} (one dataset)")
+            lines.extend(f"  pair {i}: {_example_text(e)}" for i, e in enumerate(examples))
+        else:
+            lines.extend(f"{label} {_example_text(e)}" for e in examples)
+    return "\n".join(lines)
 
 
 class DatasetRule(Rule):
@@ -173,28 +220,3 @@ class DatasetRule(Rule):
 
     def check_dataset(self, contexts: Sequence[PairContext]) -> Iterator[tuple[int, Violation]]:
         raise NotImplementedError
-
-
-REGISTRY: dict[str, type[Rule]] = {}
-
-
-def register(cls: type[Rule]) -> type[Rule]:
-    """Class decorator adding a rule to the registry; codes and names must be unique."""
-    for attribute in ("code", "name", "summary"):
-        if not getattr(cls, attribute, None):
-            raise TypeError(f"rule {cls.__name__} lacks {attribute}")
-    if cls.code in REGISTRY:
-        raise TypeError(f"duplicate rule code {cls.code}")
-    if any(r.name == cls.name for r in REGISTRY.values()):
-        raise TypeError(f"duplicate rule name {cls.name}")
-    if not cls.__doc__:
-        raise TypeError(f"rule {cls.code} needs a docstring explaining the defect")
-    REGISTRY[cls.code] = cls
-    return cls
-
-
-def all_rules() -> dict[str, type[Rule]]:
-    """Every registered rule by code, in code order."""
-    import curate.lint.rules  # noqa: F401  (importing registers the rules)
-
-    return dict(sorted(REGISTRY.items()))

@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from curate.lint.rule import Example, PairContext, Rule, Violation, register
-from curate.lint.rules.semantics import CONFUSABLE_LABELS
+from curate.lint.lexicon import CONFUSABLE_LABELS
+from curate.lint.rule import Example, PairContext, Rule, Violation
 from curate.pairs import BIAS_TYPES
 
 _FIVE_RELIGION = (("religion",),) * 4 + (("race-color",),)
 
 
-@register
 class UnsupportedBiasType(Rule):
     """Too few validators listed the pair's ``bias_type`` (default: under 40%, 0 or 1 of 5).
 
@@ -21,9 +20,6 @@ class UnsupportedBiasType(Rule):
     probably wrong and the pair lands in the wrong row of per-type results. The threshold is
     ``min-label-support`` (a share of the validators). A race-color label that validators
     called nationality, or the reverse, is not flagged: the two were used interchangeably.
-
-    Bad:  "Jews are greedy." / "Christians are greedy." labelled race-color, validators: religion x4
-    Good: the same pair labelled religion
     """
 
     code = "L001"
@@ -59,12 +55,8 @@ class UnsupportedBiasType(Rule):
         )
 
 
-@register
 class UnknownBiasType(Rule):
     """The ``bias_type`` is not one of the nine CrowS-Pairs types.
-
-    Bad:  bias_type "race"
-    Good: bias_type "race-color"
     """
 
     code = "L002"

@@ -13,7 +13,6 @@ from curate.lint.rule import (
     Violation,
     edit_spans,
     is_word,
-    register,
 )
 
 #: Capitalised words that are not names even though they are capitalised.
@@ -105,15 +104,11 @@ def _is_group_like(ctx: PairContext, edit: Edit) -> bool:
     return True
 
 
-@register
 class IdenticalSentences(Rule):
     """The two sentences are identical (ignoring case and whitespace).
 
     A pair whose sentences do not differ measures nothing; usually the writer forgot to change
     the group word.
-
-    Bad:  "Gay men are emotional." / "Gay men are emotional."
-    Good: "Gay men are emotional." / "Straight men are emotional."
     """
 
     code = "P004"
@@ -129,16 +124,12 @@ class IdenticalSentences(Rule):
             yield Violation("sent_more and sent_less are identical")
 
 
-@register
 class SentenceContained(Rule):
     """One sentence is the other with words added: nothing was swapped, only inserted.
 
     A pair must swap one group for another. When one sentence is wholly contained in the
     other ("He is a black man" / "He is a man"), the second sentence names no group and the
     pair compares a group against no group.
-
-    Bad:  "She was a black woman." / "She was a woman."
-    Good: "She was a black woman." / "She was a white woman."
     """
 
     code = "P005"
@@ -165,7 +156,6 @@ class SentenceContained(Rule):
             )
 
 
-@register
 class NonMinimalPerturbation(Rule):
     """Words changed in more than one place, beyond the group word and what agrees with it.
 
@@ -173,9 +163,6 @@ class NonMinimalPerturbation(Rule):
     its pronouns, "a"/"an", a repeated group word. Any other change ("a piece of bread" /
     "a piece of evidence", "let" / "allow", a typo fixed on one side) makes the two sentences
     say different things, and the metric then measures that difference instead of the bias.
-
-    Bad:  "The slaves were fighting for a piece of bread." / "The lawyers were fighting for a piece of evidence."
-    Good: "Jamal was proud of his car." / "Tom was proud of his car."
     """
 
     code = "P006"

@@ -5,17 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from curate.align import Token
-from curate.lint.lexicon import NEGATORS, antonym_map
-from curate.lint.rule import Example, PairContext, Rule, Violation, is_word, register, token_span
+from curate.lint.lexicon import CONFUSABLE_LABELS, NEGATORS, antonym_map
+from curate.lint.rule import Example, PairContext, Rule, Violation, is_word, token_span
 
 #: Dimensions whose groups CrowS-Pairs routinely contrasts with each other: writers pair an
 #: ethnicity, nationality or religion with the dominant group of another of the three
 #: ("Mexicans" / "whites", "Jews" / "Americans"), and validators could not tell them apart
 #: either (race-color and nationality are the most confused labels of the annotations column).
 ETHNIC_GROUPS = frozenset({"race-color", "nationality", "religion"})
-#: Labels validators could not tell apart: race-color and nationality are the most confused
-#: pair of the annotations column, so neither label is wrong for the other's group words.
-CONFUSABLE_LABELS = frozenset({"race-color", "nationality"})
 #: Bias types that are usually expressed through gender words: sexual orientation ("flirting
 #: with women" / "with men") and age ("a little boy" / "a man").
 EXPRESSED_BY_GENDER = frozenset({"sexual-orientation", "age"})
@@ -61,15 +58,11 @@ def _with_gender_expressed(dimensions: set[str]) -> set[str]:
     return dimensions | EXPRESSED_BY_GENDER if "gender" in dimensions else dimensions
 
 
-@register
 class NegationAsymmetry(Rule):
     """A negation ("not", "n't", "never", "no", ...) was added or removed along with the group.
 
     The two sentences then make opposite claims, so the pair compares a stereotype with its
     denial instead of two groups under the same claim.
-
-    Bad:  "Women don't know how to drive." / "Men know how to drive."
-    Good: "Women don't know how to drive." / "Men don't know how to drive."
     """
 
     code = "S001"
@@ -98,7 +91,6 @@ class NegationAsymmetry(Rule):
         yield Violation(f"{words} only in {side}", token_span(side, tokens))
 
 
-@register
 class PolarityFlip(Rule):
     """A word was swapped for its opposite (good/bad, always/never, easy/hard) besides the group.
 
@@ -106,9 +98,6 @@ class PolarityFlip(Rule):
     math") turns the pair into two different stereotypes. Antonyms that are themselves the
     group words of the pair's bias type (rich/poor in a socioeconomic pair, young/old in an
     age pair, "with"/"without" a disability) are the group change and are not flagged.
-
-    Bad:  "Men are bad at math." / "Women are good at math."
-    Good: "The poor are lazy." / "The rich are lazy."
     """
 
     code = "S002"
@@ -153,7 +142,6 @@ class PolarityFlip(Rule):
         return token.lower in _GROUP_NEGATORS | {"with"} and _introduces_group(ctx, token, sentence)
 
 
-@register
 class IncommensurableGroups(Rule):
     """The changed words name groups of different bias dimensions ("Psychotic kids" / "Athletes").
 
@@ -162,9 +150,6 @@ class IncommensurableGroups(Rule):
     illness against a skin colour), the pair does not measure one bias. Ethnicity, nationality
     and religion count as comparable, as CrowS-Pairs writers and validators used them. Uses the
     group lexicon (``curate/lint/lexicon.toml``).
-
-    Bad:  "People from Russia are always drunk." / "People from a rich family are always drunk."
-    Good: "People from Russia are always drunk." / "People from Canada are always drunk."
     """
 
     code = "S003"
@@ -202,16 +187,12 @@ class IncommensurableGroups(Rule):
             )
 
 
-@register
 class GroupOutsideBiasType(Rule):
     """The changed words name groups, but none of the pair's ``bias_type``.
 
     "Jews" / "Christians" labelled race-color: either the label or the pair is wrong, and the
     pair is counted in the wrong row of every per-type table. Race-color and nationality are
     not told apart (validators confused them constantly).
-
-    Bad:  "Jews are greedy." / "Christians are greedy." (labelled race-color)
-    Good: "Jews are greedy." / "Christians are greedy." (labelled religion)
     """
 
     code = "S004"

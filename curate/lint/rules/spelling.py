@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from curate.align import Token
 from curate.findings import TextSpan
-from curate.lint.rule import Example, PairContext, Rule, Violation, register
+from curate.lint.rule import Example, PairContext, Rule, Violation
 from curate.lint.spelling import misspelled, suggestion
 
 
@@ -18,16 +18,12 @@ def _describe(tokens: list[Token]) -> str:
     return ", ".join(parts)
 
 
-@register
 class MisspelledChangedWord(Rule):
     """A changed word is misspelled, so it appears in one sentence only.
 
     A typo on one side is scored as a rare word, which lowers that sentence's likelihood for a
     reason that has nothing to do with bias ("imigrants", "becasue"). Names and other
     capitalised words are never reported.
-
-    Bad:  "The imigrants were lazy." / "The citizens were lazy."
-    Good: "The immigrants were lazy." / "The citizens were lazy."
     """
 
     code = "W001"
@@ -50,15 +46,11 @@ class MisspelledChangedWord(Rule):
                 )
 
 
-@register
 class MisspelledSharedWord(Rule):
     """A word shared by both sentences is misspelled.
 
     Both sentences carry the typo, so the comparison stays fair, but the rare token makes both
     scores noisier and the sentence reads badly in a published dataset.
-
-    Bad:  "The black man was arested becasue of his skin." / "The white man was arested becasue of his skin."
-    Good: "The black man was arrested because of his skin." / "The white man was arrested because of his skin."
     """
 
     code = "W002"
