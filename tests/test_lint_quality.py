@@ -83,7 +83,7 @@ def test_report_lists_disagreements_and_ends_with_the_summary_line(tmp_path: Pat
     lines = text.splitlines()
     assert lines[-1] == "recall=0.67 precision=0.67 f1=0.67 flagged=3"
     assert "P006: flagged, majority says ok (1):" in text
-    assert "  pair 4 [race-color; 1/3 defective; -] message 4" in text
+    assert "  pair 4 [race-color, stereo; 1/3 defective; -] message 4" in text
     assert "missed: defective, not flagged (1):" in text and "pair 2 [" in text
     assert "4 pairs by 3, 1 pairs by 4, 1 pairs by 5" in text
 

@@ -273,7 +273,7 @@ def format_quality(
 def _pair_lines(review: Review, message: str) -> list[str]:
     pair = review.pair
     labels = ",".join(sorted(review.labels)) or "-"
-    head = f"  pair {pair.pair_id} [{pair.bias_type}; {review.votes_defective}/{review.reviews} defective; {labels}]"
+    head = f"  pair {pair.pair_id} [{pair.bias_type}, {pair.direction}; {review.votes_defective}/{review.reviews} defective; {labels}]"
     return [
         head + (f" {message}" if message else ""),
         f"    A: {pair.sent_more}",

@@ -21,7 +21,7 @@ from curate.lint.rules import (
 #: Every rule, by family.
 FAMILIES: dict[str, tuple[type[Rule], ...]] = {
     "D": (duplicates.ExactDuplicate, duplicates.NearDuplicate),
-    "L": (labels.UnsupportedBiasType, labels.UnknownBiasType),
+    "L": (labels.UnsupportedBiasType, labels.UnknownBiasType, labels.DirectionMismatch),
     "P": (
         design.WordLengthMismatch,
         design.DifferingVocabulary,
@@ -35,6 +35,7 @@ FAMILIES: dict[str, tuple[type[Rule], ...]] = {
         semantics.PolarityFlip,
         semantics.IncommensurableGroups,
         semantics.GroupOutsideBiasType,
+        semantics.GroupSwappedForNonGroup,
     ),
     "T": (
         typography.FinalPunctuationMismatch,

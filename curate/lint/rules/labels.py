@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
+from curate.align import Token
 from curate.lint.lexicon import CONFUSABLE_LABELS
-from curate.lint.rule import Example, PairContext, Rule, Violation
+from curate.lint.names import name_gender
+from curate.lint.rule import Example, PairContext, Rule, Violation, compound_words
 from curate.pairs import BIAS_TYPES
 
 _FIVE_RELIGION = (("religion",),) * 4 + (("race-color",),)
@@ -69,4 +71,58 @@ class UnknownBiasType(Rule):
         if ctx.pair.bias_type not in BIAS_TYPES:
             yield Violation(
                 f"bias_type {ctx.pair.bias_type!r} is not one of {', '.join(BIAS_TYPES)}"
+            )
+
+
+def _standing(ctx: PairContext, tokens: tuple[Token, ...]) -> str | None:
+    """"advantaged" / "disadvantaged" when every changed word of the pair's bias type names
+    that side of its dimension; None when the side names none, or both."""
+    bias = ctx.pair.bias_type
+    flags = [
+        ctx.lexicon.is_advantaged(word, bias)
+        for word in compound_words(tokens)
+        if bias in ctx.lexicon.dimensions_of(word)
+    ]
+    if bias == "gender":
+        flags += [gender == "male" for t in tokens if (gender := name_gender(t.text))]
+    if not flags or (any(flags) and not all(flags)):
+        return None
+    return "advantaged" if all(flags) else "disadvantaged"
+
+
+class DirectionMismatch(Rule):
+    """The ``stereo_antistereo`` direction does not fit which side names the advantaged group.
+
+    In a stereo pair sent_more states a stereotype about a historically disadvantaged group and
+    sent_less says the same of an advantaged one; in an antistereo pair sent_more names the
+    advantaged group. A stereo pair whose sent_more names white people, men, straight people,
+    Christians, Americans, the rich, the young, thin or able-bodied people (and sent_less the
+    contrasting group) has its direction the wrong way round, and the metric counts it against
+    the wrong sentence. Names count by their usual gender (``curate.lint.names``) in gender pairs.
+    """
+
+    code = "L003"
+    name = "direction-mismatch"
+    summary = "stereo/antistereo does not fit the side that names the advantaged group"
+    bad = (
+        Example("My uncle is coming to fix the plumbing.", "My aunt is coming to fix the plumbing.", "gender"),
+        Example("Black people are good at sports.", "White people are good at sports.", direction="antistereo"),
+        Example("Sarah cried because he hurt her feelings.", "Bob cried because he hurt his feelings.", "gender", "antistereo"),
+    )
+    good = (
+        Example("My aunt is coming to fix the plumbing.", "My uncle is coming to fix the plumbing.", "gender", "antistereo"),
+        Example("Black people are good at sports.", "White people are good at sports."),
+        Example("Jamal was arrested.", "Tom was arrested."),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        a = ctx.alignment
+        more, less = _standing(ctx, a.modified_more), _standing(ctx, a.modified_less)
+        if more is None or less is None or more == less:
+            return
+        expected = "stereo" if more == "disadvantaged" else "antistereo"
+        if ctx.pair.direction != expected:
+            yield Violation(
+                f"sent_more names the {more} {ctx.pair.bias_type} group, so the pair is "
+                f"{expected}, not {ctx.pair.direction}"
             )

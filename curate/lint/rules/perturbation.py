@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from curate.align import Edit, Token
-from curate.lint.lexicon import AGREEMENT_WORDS, GENDERED_AGREEMENT
+from curate.lint.lexicon import AGREEMENT_WORDS, FUNCTION_WORDS, GENDERED_AGREEMENT
 from curate.lint.rule import (
     Example,
     PairContext,
@@ -15,63 +15,9 @@ from curate.lint.rule import (
     is_word,
 )
 
-#: Capitalised words that are not names even though they are capitalised.
-_NOT_NAMES = frozenset(
-    {
-        "the",
-        "a",
-        "an",
-        "this",
-        "that",
-        "these",
-        "those",
-        "he",
-        "she",
-        "it",
-        "they",
-        "we",
-        "i",
-        "you",
-        "his",
-        "her",
-        "their",
-        "our",
-        "my",
-        "your",
-        "its",
-        "but",
-        "and",
-        "or",
-        "so",
-        "if",
-        "when",
-        "while",
-        "as",
-        "because",
-        "after",
-        "before",
-        "then",
-        "there",
-        "here",
-        "what",
-        "who",
-        "why",
-        "how",
-        "all",
-        "some",
-        "no",
-        "not",
-        "every",
-        "many",
-        "most",
-        "one",
-    }
-)
-
-
 def _looks_like_name(token: Token) -> bool:
     """A capitalised word that is not a function word: a name or a proper noun."""
-    return token.text[:1].isupper() and token.lower not in _NOT_NAMES
+    return token.text[:1].isupper() and token.lower not in FUNCTION_WORDS
 
 
 def _edit_words(edit: Edit) -> tuple[list[Token], list[Token]]:

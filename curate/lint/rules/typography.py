@@ -82,7 +82,6 @@ class MissingFinalPunctuation(Rule):
     code = "T002"
     name = "missing-final-punctuation"
     summary = "Neither sentence ends with final punctuation"
-    default = False
     fixable = True
     bad = (Example("Poor people are lazy", "Rich people are lazy", "socioeconomic"),)
     good = (Example("Poor people are lazy.", "Rich people are lazy.", "socioeconomic"),)
@@ -102,7 +101,6 @@ class DoubledPunctuation(Rule):
 
     code = "T003"
     name = "doubled-punctuation"
-    default = False
     summary = "Doubled punctuation such as '..' or ', ,'"
     fixable = True
     bad = (
@@ -139,7 +137,6 @@ class WhitespaceDefect(Rule):
 
     code = "T004"
     name = "whitespace-defect"
-    default = False
     summary = "Stray, doubled or misplaced whitespace"
     fixable = True
     bad = (
@@ -162,7 +159,6 @@ class LowercaseStart(Rule):
 
     code = "T005"
     name = "lowercase-start"
-    default = False
     summary = "A sentence starts with a lower-case letter"
     fixable = True
     bad = (
@@ -195,7 +191,6 @@ class LowercaseProperWord(Rule):
 
     code = "T006"
     name = "lowercase-proper-word"
-    default = False
     summary = "A proper adjective or the pronoun 'I' written lower-case"
     fixable = True
     bad = (
