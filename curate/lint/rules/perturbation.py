@@ -11,6 +11,7 @@ from curate.lint.rule import (
     PairContext,
     Rule,
     Violation,
+    compound_words,
     edit_spans,
     is_word,
 )
@@ -38,16 +39,49 @@ def _is_case_only(edit: Edit) -> bool:
     return [t.lower for t in more] == [t.lower for t in less]
 
 
+def _names_group(ctx: PairContext, token: Token) -> bool:
+    """The word names a group or a person, or agrees with one (pronoun, article)."""
+    return (
+        token.lower in AGREEMENT_WORDS
+        or token.lower in GENDERED_AGREEMENT
+        or ctx.lexicon.is_group_word(token.text)
+        or _looks_like_name(token)
+    )
+
+
 def _is_group_like(ctx: PairContext, edit: Edit) -> bool:
     """Every changed word names a group or a person, or agrees with one (pronoun, article)."""
     more, less = _edit_words(edit)
-    for token in (*more, *less):
-        if token.lower in AGREEMENT_WORDS or token.lower in GENDERED_AGREEMENT:
-            continue
-        if ctx.lexicon.is_group_word(token.text) or _looks_like_name(token):
-            continue
-        return False
-    return True
+    return all(_names_group(ctx, t) for t in (*more, *less))
+
+
+def _swap_with_extra(ctx: PairContext, edit: Edit) -> list[Token]:
+    """The words of a group swap that are neither group words nor on both sides of it.
+
+    "Italian mobster" / "American sniper" swaps the group and also the noun; "Men gamers" /
+    "Women" drops a word. Only edits that name a group on both sides count: a group swapped
+    for a non-group word is S005's concern.
+    """
+    more, less = _edit_words(edit)
+    if not (any(ctx.lexicon.is_group_word(t.text) for t in more) and any(
+        ctx.lexicon.is_group_word(t.text) for t in less
+    )):
+        return []
+    shared = {t.lower for t in more} & {t.lower for t in less}
+    compounds = {
+        part
+        for word in compound_words(edit.more.tokens) + compound_words(edit.less.tokens)
+        if "-" in word and ctx.lexicon.is_group_word(word)
+        for part in word.lower().split("-")
+    }
+    return [
+        t
+        for t in (*more, *less)
+        if t.lower not in shared
+        and t.lower not in compounds
+        and t.lower not in FUNCTION_WORDS
+        and not _names_group(ctx, t)
+    ]
 
 
 class IdenticalSentences(Rule):
@@ -138,6 +172,16 @@ class NonMinimalPerturbation(Rule):
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         edits = [e for e in ctx.word_edits if not _is_case_only(e)]
+        if len(edits) == 1:
+            extra_words = _swap_with_extra(ctx, edits[0])
+            if extra_words:
+                words = ", ".join(repr(t.text) for t in extra_words)
+                yield Violation(
+                    f"{edits[0].more.text!r} -> {edits[0].less.text!r} changes {words} "
+                    "besides the group",
+                    edit_spans(edits[0]),
+                )
+            return
         if len(edits) < 2:
             return
         core = [e for e in edits if _is_group_like(ctx, e)]
