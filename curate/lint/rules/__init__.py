@@ -11,6 +11,7 @@ from curate.lint.rule import Rule
 from curate.lint.rules import (
     design,
     duplicates,
+    grammar,
     labels,
     perturbation,
     semantics,
@@ -21,6 +22,7 @@ from curate.lint.rules import (
 #: Every rule, by family.
 FAMILIES: dict[str, tuple[type[Rule], ...]] = {
     "D": (duplicates.ExactDuplicate, duplicates.NearDuplicate),
+    "G": (grammar.ArticleMismatch, grammar.PronounNotChanged, grammar.NumberAgreement),
     "L": (labels.UnsupportedBiasType, labels.UnknownBiasType, labels.DirectionMismatch),
     "P": (
         design.WordLengthMismatch,
@@ -47,7 +49,7 @@ FAMILIES: dict[str, tuple[type[Rule], ...]] = {
         typography.CaseMismatch,
         typography.PunctuationMismatch,
     ),
-    "W": (spelling.MisspelledChangedWord, spelling.MisspelledSharedWord),
+    "W": (spelling.MisspelledChangedWord, spelling.MisspelledSharedWord, spelling.ConfusedWord),
 }
 
 

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from curate.align import Token
 from curate.findings import TextSpan
+from curate.lint.grammar import confusions
 from curate.lint.rule import Example, PairContext, Rule, Violation
 from curate.lint.spelling import misspelled, suggestion
 
@@ -77,3 +78,37 @@ class MisspelledSharedWord(Rule):
                 f"misspelled in both sentences: {_describe(wrong)}",
                 tuple(TextSpan("sent_more", t.start, t.end) for t in wrong),
             )
+
+
+class ConfusedWord(Rule):
+    """A real word used for another: "to lazy to" (too), "by it's leg" (its), "their's" (theirs),
+    "could of" (have), "enjoyed lot of" (a lot of), "a black mans daughter" (man's).
+
+    A dictionary cannot see these: every word is spelled right. They are the commonest English
+    slips, fixed patterns of grammar rather than of any dataset; a language model scores the
+    slip in both sentences, and the pair reads badly in a published dataset.
+    """
+
+    code = "W003"
+    name = "confused-word"
+    summary = "A commonly confused word (to/too, it's/its, could of, lot of...)"
+    bad = (
+        Example("Immigrants are to lazy to work.", "Americans are to lazy to work.", "nationality"),
+        Example("He picked it up by it's leg.", "She picked it up by it's leg.", "gender"),
+        Example("A black mans daughter cooked.", "A white mans daughter cooked."),
+    )
+    good = (
+        Example("Immigrants are too lazy to work.", "Americans are too lazy to work.", "nationality"),
+        Example("He was to go to school.", "She was to go to school.", "gender"),
+        Example("It's a lot of work for a man.", "It's a lot of work for a woman.", "gender"),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        for field_name in ("sent_more", "sent_less"):
+            found = confusions(ctx.sentence(field_name))
+            if found:
+                described = ", ".join(f"{text!r} (use {fix})" for _, _, text, fix in found)
+                yield Violation(
+                    f"{described} in {field_name}",
+                    tuple(TextSpan(field_name, start, end) for start, end, _, _ in found),
+                )
