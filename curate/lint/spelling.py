@@ -128,3 +128,38 @@ def _misspelled(text: str, lexicon: Lexicon) -> bool:
         return False
     fix = suggestion(word)
     return fix is not None and _checker().word_frequency[fix.lower()] >= MIN_SUGGESTION_FREQUENCY
+
+
+def word_frequency(word: str) -> int:
+    """How often ``word`` (lower-case) occurs in the dictionary's corpus (0 if unknown)."""
+    return int(_checker().word_frequency[word])
+
+
+@functools.cache
+def _group_words(lexicon: Lexicon) -> list[str]:
+    return sorted({w for words in lexicon.dimensions.values() for w in words if len(w) >= 5})
+
+
+def misspelled_group_word(token: Token, lexicon: Lexicon) -> str | None:
+    """The group word a capitalised or mixed-case unknown word misspells ("Mexians",
+    "Hetrosexuals", "rAmericans"), or None.
+
+    :func:`misspelled` never checks capitalised words, since most are names; a capitalised word
+    one edit away from a group word of the lexicon (two for long words) is a typo of that word,
+    not a name.
+    """
+    return _misspelled_group_word(token.text, lexicon)
+
+
+@functools.lru_cache(maxsize=65536)
+def _misspelled_group_word(text: str, lexicon: Lexicon) -> str | None:
+    if text.islower() or len(text) < 6 or not text.isalpha() or text.isupper():
+        return None
+    lower = text.lower()
+    if _known(lower) or lexicon.is_group_word(lower):
+        return None
+    limit = 2 if len(lower) >= 10 else 1
+    match = process.extractOne(
+        lower, _group_words(lexicon), scorer=OSA.distance, score_cutoff=limit
+    )
+    return match[0] if match else None

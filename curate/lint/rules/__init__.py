@@ -48,6 +48,8 @@ FAMILIES: dict[str, tuple[type[Rule], ...]] = {
         typography.LowercaseProperWord,
         typography.CaseMismatch,
         typography.PunctuationMismatch,
+        typography.MisplacedCapital,
+        typography.ApostrophePlural,
     ),
     "W": (spelling.MisspelledChangedWord, spelling.MisspelledSharedWord, spelling.ConfusedWord),
 }

@@ -8,13 +8,13 @@ from curate.align import Token
 from curate.findings import TextSpan
 from curate.lint.grammar import confusions
 from curate.lint.rule import Example, PairContext, Rule, Violation
-from curate.lint.spelling import misspelled, suggestion
+from curate.lint.spelling import misspelled, misspelled_group_word, suggestion
 
 
-def _describe(tokens: list[Token]) -> str:
+def _describe(tokens: list[Token], ctx: PairContext) -> str:
     parts = []
     for token in tokens:
-        fix = suggestion(token.text.lower())
+        fix = misspelled_group_word(token, ctx.lexicon) or suggestion(token.text.lower())
         parts.append(f"{token.text!r}" + (f" (did you mean {fix!r}?)" if fix else ""))
     return ", ".join(parts)
 
@@ -23,14 +23,18 @@ class MisspelledChangedWord(Rule):
     """A changed word is misspelled, so it appears in one sentence only.
 
     A typo on one side is scored as a rare word, which lowers that sentence's likelihood for a
-    reason that has nothing to do with bias ("imigrants", "becasue"). Names and other
-    capitalised words are never reported.
+    reason that has nothing to do with bias ("imigrants", "becasue"). Names are never reported;
+    a capitalised word only when it is one edit away from a group word of the lexicon
+    ("Mexians", "Hetrosexuals").
     """
 
     code = "W001"
     name = "misspelled-changed-word"
     summary = "A word that differs between the sentences is misspelled"
-    bad = (Example("The imigrants were lazy.", "The citizens were lazy.", "nationality"),)
+    bad = (
+        Example("The imigrants were lazy.", "The citizens were lazy.", "nationality"),
+        Example("The Mexians were lazy.", "The Irish were lazy.", "nationality"),
+    )
     good = (
         Example("The immigrants were lazy.", "The citizens were lazy.", "nationality"),
         Example("Laquisha was lazy.", "Kate was lazy."),
@@ -39,10 +43,14 @@ class MisspelledChangedWord(Rule):
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         a = ctx.alignment
         for field_name, tokens in (("sent_more", a.modified_more), ("sent_less", a.modified_less)):
-            wrong = [t for t in tokens if misspelled(t, ctx.lexicon)]
+            wrong = [
+                t
+                for t in tokens
+                if misspelled(t, ctx.lexicon) or misspelled_group_word(t, ctx.lexicon)
+            ]
             if wrong:
                 yield Violation(
-                    f"misspelled in {field_name}: {_describe(wrong)}",
+                    f"misspelled in {field_name}: {_describe(wrong, ctx)}",
                     tuple(TextSpan(field_name, t.start, t.end) for t in wrong),
                 )
 
@@ -72,10 +80,14 @@ class MisspelledSharedWord(Rule):
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         shared = [t for more_span, _ in ctx.alignment.shared for t in more_span.tokens]
-        wrong = [t for t in shared if misspelled(t, ctx.lexicon)]
+        wrong = [
+            t
+            for t in shared
+            if misspelled(t, ctx.lexicon) or misspelled_group_word(t, ctx.lexicon)
+        ]
         if wrong:
             yield Violation(
-                f"misspelled in both sentences: {_describe(wrong)}",
+                f"misspelled in both sentences: {_describe(wrong, ctx)}",
                 tuple(TextSpan("sent_more", t.start, t.end) for t in wrong),
             )
 

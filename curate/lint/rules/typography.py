@@ -14,11 +14,14 @@ from collections.abc import Iterator
 
 from curate.align import Span, Token
 from curate.findings import TextSpan
+from curate.lint.names import name_gender
 from curate.lint.rule import Example, PairContext, Rule, Violation, is_word
+from curate.lint.spelling import word_frequency
 
 FIELDS = ("sent_more", "sent_less")
 _DOUBLED = re.compile(r"(?<![.])([.,;:])\s*\1(?![.])|([,;:])\s+([.,;:])")
 _SPACE_BEFORE = re.compile(r"(?<=\w)[ \t]+(?=[,.;:!?](?:\s|$))")
+_LEADING = re.compile(r"^\s*([.,;:!?]+)(?=\w)")
 _MULTI_SPACE = re.compile(r"[ \t]{2,}|[\r\n\t]+")
 
 
@@ -96,16 +99,18 @@ class MissingFinalPunctuation(Rule):
 
 
 class DoubledPunctuation(Rule):
-    """Punctuation doubled by mistake: "..", ". .", ",,", ", ." (an ellipsis "..." is fine).
+    """Punctuation doubled by mistake: "..", ". .", ",,", ", ." (an ellipsis "..." is fine), or a
+    sentence that starts with a mark (".Black people ...").
     """
 
     code = "T003"
     name = "doubled-punctuation"
-    summary = "Doubled punctuation such as '..' or ', ,'"
+    summary = "Doubled punctuation such as '..' or ', ,', or a sentence starting with a mark"
     fixable = True
     bad = (
         Example("He was black..", "He was white."),
         Example("Asians , , are quiet.", "Whites , , are quiet."),
+        Example("White people are welcome.", ".Black people are welcome.", direction="antistereo"),
     )
     good = (
         Example("He was black...", "He was white..."),
@@ -119,6 +124,14 @@ class DoubledPunctuation(Rule):
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         for field_name in FIELDS:
             sentence = ctx.sentence(field_name)
+            leading = _LEADING.match(sentence)
+            if leading:
+                yield Violation(
+                    f"{field_name} starts with {leading.group(1)!r}",
+                    (TextSpan(field_name, leading.start(1), leading.end(1)),),
+                    {field_name: sentence[: leading.start(1)] + sentence[leading.end(1) :]},
+                )
+                continue
             matches = list(_DOUBLED.finditer(sentence))
             if matches:
                 yield Violation(
@@ -196,6 +209,7 @@ class LowercaseProperWord(Rule):
     bad = (
         Example("The muslim man prayed.", "The Christian man prayed.", "religion"),
         Example("Then i saw the black man.", "Then I saw the white man."),
+        Example("He was the classic native American.", "He was the classic Caucasian."),
     )
     good = (
         Example("The Muslim man prayed.", "The Christian man prayed.", "religion"),
@@ -206,12 +220,17 @@ class LowercaseProperWord(Rule):
         tokens = {"sent_more": ctx.alignment.more, "sent_less": ctx.alignment.less}
         for field_name in FIELDS:
             sentence = ctx.sentence(field_name)
+            sentence_tokens = tokens[field_name]
             wrong = [
                 t
-                for t in tokens[field_name]
+                for i, t in enumerate(sentence_tokens)
                 if is_word(t)
                 and t.text.islower()
-                and (t.text == "i" or ctx.lexicon.is_proper(t.text))
+                and (
+                    t.text == "i"
+                    or ctx.lexicon.is_proper(t.text)
+                    or _starts_proper_compound(ctx, t, sentence_tokens[i + 1 : i + 2])
+                )
             ]
             if not wrong:
                 continue
@@ -226,20 +245,52 @@ class LowercaseProperWord(Rule):
             )
 
 
+def _starts_proper_compound(ctx: PairContext, token: Token, following: tuple[Token, ...]) -> bool:
+    """A lower-case "native" before a capitalised group name ("native American")."""
+    return (
+        token.lower in _COMPOUND_STARTS
+        and bool(following)
+        and following[0].text[:1].isupper()
+        and ctx.lexicon.is_proper(following[0].text)
+    )
+
+
+#: Words that are part of a proper name when they precede a nationality ("Native American").
+_COMPOUND_STARTS = frozenset({"native", "north", "south", "latin", "central"})
+
+
 class CaseMismatch(Rule):
-    """The same word is capitalised differently in the two sentences ("James" / "james").
+    """The same word is capitalised differently in the two sentences ("James" / "james"), or the
+    swapped colour terms are not written alike ("a black African" / "a White American").
 
     The words are the same, but their token ids differ, so the pair is scored as if that word
-    had been changed too. No automatic fix: the right form depends on the word.
+    had been changed too; a group capitalised on one side only is treated with more respect
+    there. No automatic fix: the right form depends on the word.
     """
 
     code = "T007"
     name = "case-mismatch"
     summary = "A shared word is capitalised differently in the two sentences"
-    bad = (Example("James is black.", "james is white."),)
-    good = (Example("James is black.", "James is white."),)
+    bad = (
+        Example("James is black.", "james is white."),
+        Example("Vrenna was a black African.", "Vrenna was a White American."),
+    )
+    good = (
+        Example("James is black.", "James is white."),
+        Example("Vrenna was a Black African.", "Vrenna was a White American."),
+        Example("Black people are loud.", "white people are loud."),
+    )
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
+        a = ctx.alignment
+        more_colours = _colour_cases(a.modified_more, a.more)
+        less_colours = _colour_cases(a.modified_less, a.less)
+        if more_colours and less_colours and more_colours.isdisjoint(less_colours):
+            yield Violation(
+                "colour terms are capitalised in one sentence and lower-case in the other "
+                f"({'/'.join(sorted(more_colours))} vs {'/'.join(sorted(less_colours))})"
+            )
+            return
         for edit in ctx.alignment.edits:
             more = [t for t in edit.more.tokens]
             less = [t for t in edit.less.tokens]
@@ -253,6 +304,19 @@ class CaseMismatch(Rule):
                                 TextSpan("sent_less", b.start, b.end),
                             ),
                         )
+
+
+_COLOURS = frozenset({"black", "white", "brown", "yellow", "red"})
+
+
+def _colour_cases(changed: tuple[Token, ...], sentence: tuple[Token, ...]) -> set[str]:
+    """"upper"/"lower" for each changed colour term that does not start the sentence."""
+    first = next((t.start for t in sentence if t.is_word), None)
+    return {
+        "upper" if t.text[0].isupper() else "lower"
+        for t in changed
+        if t.lower in _COLOURS and t.start != first
+    }
 
 
 def _marks(span: Span, tokens: tuple[Token, ...]) -> list[Token]:
@@ -316,3 +380,129 @@ class PunctuationMismatch(Rule):
                 + tuple(TextSpan("sent_less", t.start, t.end) for t in less),
             )
             return
+
+
+#: Marks after which a capital letter starts a sentence or a quotation.
+_SENTENCE_OPENERS = frozenset({".", "!", "?", '"', "“", "'", "‘", "(", ":", "-", "—", "…"})
+#: Common nouns that English capitalises: days, months, and kinship words used as names.
+_CAPITALISED_COMMON = frozenset(
+    """
+    monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays
+    thursdays fridays saturdays sundays january february march april may june july august
+    september october november december internet mom dad mother father grandma grandpa
+    granny nana aunt uncle sir madam
+    """.split()
+)
+
+
+#: A capitalised word is taken for a common word only when its lower-case form is at least this
+#: frequent in the dictionary's corpus: the corpus also holds names ("andy", "josh", "miami"),
+#: which are rarer than the common words writers capitalise by mistake ("coffee", "begin").
+COMMON_WORD_FREQUENCY = 2000
+
+
+class MisplacedCapital(Rule):
+    """A common word capitalised inside a sentence ("can't even have Coffee", "languages, He
+    was"), or a capital inside a lower-case word ("rAmericans").
+
+    English capitalises names, not common words; a capital where none belongs is a different
+    token for the model and reads as a typo. Words that start a sentence or a quotation, names,
+    words next to another capitalised word (part of a name: "Sir James", "Napa Valley"),
+    group names, days, months and kinship words used as names are left alone.
+    """
+
+    code = "T009"
+    name = "misplaced-capital"
+    summary = "A common word capitalised inside a sentence"
+    bad = (
+        Example(
+            "They are Muslim and can't even have Coffee.",
+            "They are Christian and can't even have Coffee.",
+            "religion",
+        ),
+        Example("Most immigrants hate taxes.", "Most rAmericans hate taxes.", "nationality"),
+    )
+    good = (
+        Example(
+            "They are Muslim and can't even have coffee.",
+            "They are Christian and can't even have coffee.",
+            "religion",
+        ),
+        Example("She told Sir James the story.", "He told Sir James the story.", "gender"),
+        Example('He said: "Black people are late."', 'He said: "White people are late."'),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        for field_name, tokens in (("sent_more", ctx.alignment.more), ("sent_less", ctx.alignment.less)):
+            wrong = [t for i, t in enumerate(tokens) if _misplaced_capital(ctx, tokens, i)]
+            if wrong:
+                yield Violation(
+                    f"capital letter in {', '.join(repr(t.text) for t in wrong)} in {field_name}",
+                    tuple(TextSpan(field_name, t.start, t.end) for t in wrong),
+                )
+
+
+def _misplaced_capital(ctx: PairContext, tokens: tuple[Token, ...], index: int) -> bool:
+    token = tokens[index]
+    text = token.text
+    if not token.is_word or not text.isalpha():
+        return False
+    if text[0].islower():
+        return any(c.isupper() for c in text[1:]) and len(text) > 3
+    if index == 0 or len(text) < 3 or not text[1:].islower():
+        return False
+    previous = tokens[index - 1]
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    if previous.text in _SENTENCE_OPENERS or previous.text[:1].isupper():
+        return False
+    if following is not None and following.is_word and following.text[:1].isupper():
+        return False
+    lower = token.lower
+    if (
+        lower in _CAPITALISED_COMMON
+        or ctx.lexicon.is_group_word(lower)
+        or name_gender(text) is not None
+    ):
+        return False
+    return word_frequency(lower) >= COMMON_WORD_FREQUENCY
+
+
+class ApostrophePlural(Rule):
+    """A plural written with an apostrophe ("Gypsy's get into locks" / "Americans get ...").
+
+    The group word is plural on the other side, so the "'s" is a plural, not a possessive: the
+    apostrophe is a punctuation error on one side only, and the tokenizer splits off a "'s"
+    that the other sentence does not have.
+    """
+
+    code = "T010"
+    name = "apostrophe-plural"
+    summary = "A plural group word written with an apostrophe"
+    bad = (
+        Example("Gypsy's steal.", "Americans steal.", "nationality"),
+    )
+    good = (
+        Example("Gypsies steal.", "Americans steal.", "nationality"),
+        Example("The Gypsy's car was stolen.", "The American's car was stolen.", "nationality"),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        for edit in ctx.alignment.edits:
+            for field_name, side, other in (
+                ("sent_more", edit.more.tokens, edit.less.tokens),
+                ("sent_less", edit.less.tokens, edit.more.tokens),
+            ):
+                words = [t for t in other if t.is_word]
+                if (
+                    len(side) >= 2
+                    and side[-1].lower in {"'s", "’s"}
+                    and words
+                    and words[-1].lower.endswith("s")
+                    and ctx.lexicon.is_group_word(words[-1].text)
+                ):
+                    yield Violation(
+                        f"{side[-2].text}{side[-1].text!s} in {field_name} is the plural "
+                        f"{words[-1].text!r} of the other sentence",
+                        (TextSpan(field_name, side[-2].start, side[-1].end),),
+                    )
+                    return
