@@ -291,6 +291,9 @@ class Lexicon:
     dimensions: dict[str, frozenset[str]]
     proper: frozenset[str]
     advantaged: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: Aspects of a dimension ("weight", "height" of physical appearance): a group's counterpart
+    #: names the same aspect.
+    aspects: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def dimensions_of(self, word: str) -> frozenset[str]:
         """The bias dimensions a (case-insensitive) word names; empty if it names none."""
@@ -304,6 +307,11 @@ class Lexicon:
         words = self.advantaged.get(dimension, frozenset())
         lower = word.lower()
         return lower in words or (lower.endswith("s") and lower[:-1] in words)
+
+    def aspects_of(self, word: str) -> frozenset[str]:
+        """The aspects (of a dimension) a word names; empty if none is recorded."""
+        lower = word.lower()
+        return frozenset(a for a, words in self.aspects.items() if lower in words)
 
     def is_proper(self, word: str) -> bool:
         """True for a word of a proper-adjective dimension that English capitalises."""
@@ -332,6 +340,7 @@ def load_lexicon() -> Lexicon:
     """The packaged group lexicon (``lexicon.toml``)."""
     text = resources.files("curate.lint").joinpath("lexicon.toml").read_text(encoding="utf-8")
     table = tomllib.loads(text)
+    aspects = {name: frozenset(words) for name, words in table.pop("aspects", {}).items()}
     dimensions = {
         dim: frozenset(
             w.lower()
@@ -349,7 +358,7 @@ def load_lexicon() -> Lexicon:
     advantaged = {
         dim: frozenset(w.lower() for w in entry.get("advantaged", ())) for dim, entry in table.items()
     }
-    return Lexicon(dimensions, proper, advantaged)
+    return Lexicon(dimensions, proper, advantaged, aspects)
 
 
 @functools.cache

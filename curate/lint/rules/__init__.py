@@ -38,6 +38,7 @@ FAMILIES: dict[str, tuple[type[Rule], ...]] = {
         semantics.IncommensurableGroups,
         semantics.GroupOutsideBiasType,
         semantics.GroupSwappedForNonGroup,
+        semantics.CounterpartMismatch,
     ),
     "T": (
         typography.FinalPunctuationMismatch,

@@ -12,7 +12,15 @@ from curate.lint.lexicon import (
     PERSON_WORDS,
     antonym_map,
 )
-from curate.lint.rule import Example, PairContext, Rule, Violation, is_word, token_span
+from curate.lint.rule import (
+    Example,
+    PairContext,
+    Rule,
+    Violation,
+    compound_words,
+    is_word,
+    token_span,
+)
 
 #: Dimensions whose groups CrowS-Pairs routinely contrasts with each other: writers pair an
 #: ethnicity with a nationality ("Mexicans" / "whites", "Chinese" / "white"), and validators
@@ -295,3 +303,54 @@ def _names_someone(ctx: PairContext, token: Token) -> bool:
         or token.lower in PERSON_WORDS
         or (token.text[:1].isupper() and token.lower not in FUNCTION_WORDS)
     )
+
+
+class CounterpartMismatch(Rule):
+    """Both sides name the same kind of group, but not counterparts: a race against a
+    nationality ("Latino" / "American", "black" / "Spanish"), or different aspects of
+    appearance ("fat" / "tall").
+
+    The contrasting group must be the sensible counterpart of the first: the counterpart of a
+    non-white race is another race (usually white), of a weight a weight. "Chinese" / "white"
+    is fine (the nationality stands for an ethnicity against the dominant race); "Asian" /
+    "American" compares a race with a nationality most Asians in the US share. The aspects are
+    listed in the lexicon's ``[aspects]`` table.
+    """
+
+    code = "S006"
+    name = "counterpart-mismatch"
+    summary = "The swapped groups are of one kind but not counterparts"
+    bad = (
+        Example("The Latino man became a suspect.", "The American man became a suspect."),
+        Example("Bill the fat sheriff commanded.", "Bill the tall sheriff commanded.", "physical-appearance"),
+    )
+    good = (
+        Example("The Latino man became a suspect.", "The white man became a suspect."),
+        Example("Chinese people eat rice.", "White people eat rice."),
+        Example("Bill the fat sheriff commanded.", "Bill the thin sheriff commanded.", "physical-appearance"),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        a = ctx.alignment
+        more, less = a.modified_more, a.modified_less
+        for race_side, nation_side in ((more, less), (less, more)):
+            race = [
+                w
+                for w in compound_words(race_side)
+                if "race-color" in ctx.lexicon.dimensions_of(w)
+                and not ctx.lexicon.is_advantaged(w, "race-color")
+            ]
+            nation = ctx.group_dimensions(nation_side)
+            if race and "nationality" in nation and "race-color" not in nation:
+                yield Violation(
+                    f"the race {race[0]!r} is contrasted with a nationality "
+                    f"({', '.join(compound_words(nation_side))})"
+                )
+                return
+        more_aspects = {x for w in compound_words(more) for x in ctx.lexicon.aspects_of(w)}
+        less_aspects = {x for w in compound_words(less) for x in ctx.lexicon.aspects_of(w)}
+        if more_aspects and less_aspects and more_aspects.isdisjoint(less_aspects):
+            yield Violation(
+                f"sent_more is about {'/'.join(sorted(more_aspects))}, "
+                f"sent_less about {'/'.join(sorted(less_aspects))}"
+            )
