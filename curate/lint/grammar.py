@@ -36,18 +36,21 @@ MALE_PRONOUNS = frozenset({"he", "him", "his", "himself"})
 FEMALE_PRONOUNS = frozenset({"she", "her", "hers", "herself"})
 #: Person nouns by gender (kinship, titles, gendered nouns).
 MALE_NOUNS = frozenset(
-    """
-    man men boy boys guy gentleman gentlemen husband boyfriend brother son father dad daddy
-    uncle nephew grandfather grandpa grandson king prince sir mr mr. mister groom widower
-    bachelor businessman fiance stepfather
-    """.split()
+    [
+        "man", "men", "boy", "boys", "guy", "gentleman", "gentlemen", "husband",
+        "boyfriend", "brother", "son", "father", "dad", "daddy", "uncle", "nephew",
+        "grandfather", "grandpa", "grandson", "king", "prince", "sir", "mr", "mr.",
+        "mister", "groom", "widower", "bachelor", "businessman", "fiance", "stepfather"
+    ]
 )
 FEMALE_NOUNS = frozenset(
-    """
-    woman women girl girls lady ladies gal wife girlfriend sister daughter mother mom mommy
-    mum aunt niece grandmother grandma granddaughter queen princess madam mrs mrs. ms ms. miss
-    bride widow spinster businesswoman fiancee stepmother
-    """.split()
+    [
+        "woman", "women", "girl", "girls", "lady", "ladies", "gal", "wife", "girlfriend",
+        "sister", "daughter", "mother", "mom", "mommy", "mum", "aunt", "niece",
+        "grandmother", "grandma", "granddaughter", "queen", "princess", "madam", "mrs",
+        "mrs.", "ms", "ms.", "miss", "bride", "widow", "spinster", "businesswoman",
+        "fiancee", "stepmother"
+    ]
 )
 
 
@@ -62,16 +65,16 @@ def word_gender(lower: str) -> str | None:
 
 #: Person nouns whose number is not marked by a final "s".
 SINGULAR_PERSON_NOUNS = frozenset(
-    """
-    man woman child kid person guy lady gentleman boy girl businessman businesswoman
-    fireman policeman chairman salesman
-    """.split()
+    [
+        "man", "woman", "child", "kid", "person", "guy", "lady", "gentleman", "boy", "girl",
+        "businessman", "businesswoman", "fireman", "policeman", "chairman", "salesman"
+    ]
 )
 PLURAL_PERSON_NOUNS = frozenset(
-    """
-    men women children people gentlemen ladies businessmen businesswomen firemen policemen
-    folks kids boys girls guys
-    """.split()
+    [
+        "men", "women", "children", "people", "gentlemen", "ladies", "businessmen",
+        "businesswomen", "firemen", "policemen", "folks", "kids", "boys", "girls", "guys"
+    ]
 )
 #: Verbs that show number right after their subject.
 SINGULAR_VERBS = frozenset({"is", "was", "has", "does", "doesn't", "isn't", "wasn't", "hasn't"})

@@ -253,24 +253,30 @@ GENDERED_AGREEMENT = frozenset(
 #: Closed-class words: articles, determiners, pronouns, conjunctions, common prepositions and
 #: auxiliaries. They are never names when capitalised, and never content on their own.
 FUNCTION_WORDS = frozenset(
-    """
-    the a an this that these those he she it they we i you his her their our my your its him
-    them us me but and or so if when while as because after before then there here what who
-    whom whose which why how all some no not every many most one any each both either neither
-    of in on at to for from with by about into onto over under than like as up down out off
-    is are was were be been being am has have had do does did will would shall should can
-    could may might must 's ' n't not non
-    """.split()
+    [
+        "the", "a", "an", "this", "that", "these", "those", "he", "she", "it", "they", "we",
+        "i", "you", "his", "her", "their", "our", "my", "your", "its", "him", "them", "us",
+        "me", "but", "and", "or", "so", "if", "when", "while", "as", "because", "after",
+        "before", "then", "there", "here", "what", "who", "whom", "whose", "which", "why",
+        "how", "all", "some", "no", "not", "every", "many", "most", "one", "any", "each",
+        "both", "either", "neither", "of", "in", "on", "at", "to", "for", "from", "with",
+        "by", "about", "into", "onto", "over", "under", "than", "like", "as", "up", "down",
+        "out", "off", "is", "are", "was", "were", "be", "been", "being", "am", "has",
+        "have", "had", "do", "does", "did", "will", "would", "shall", "should", "can",
+        "could", "may", "might", "must", "'s", "'", "n't", "not", "non"
+    ]
 )
 
 #: Words for a person or people, and personal pronouns: a group swapped for one of these still
 #: stands for someone ("the black man" / "the person").
 PERSON_WORDS = frozenset(
-    """
-    person persons people folk folks individual individuals someone somebody anyone anybody
-    everyone everybody one ones human humans guy guys kid kids he she him her his hers himself
-    herself they them their theirs themselves i me my we us our you your who whom whose
-    """.split()
+    [
+        "person", "persons", "people", "folk", "folks", "individual", "individuals",
+        "someone", "somebody", "anyone", "anybody", "everyone", "everybody", "one", "ones",
+        "human", "humans", "guy", "guys", "kid", "kids", "he", "she", "him", "her", "his",
+        "hers", "himself", "herself", "they", "them", "their", "theirs", "themselves", "i",
+        "me", "my", "we", "us", "our", "you", "your", "who", "whom", "whose"
+    ]
 )
 
 #: Bias-type labels validators could not tell apart: race-color and nationality are the most

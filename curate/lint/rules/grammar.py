@@ -7,6 +7,7 @@ scores the grammar error instead of the bias.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 from curate.align import Token
@@ -55,7 +56,7 @@ class ArticleMismatch(Rule):
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         for field_name in FIELDS:
             tokens = _tokens(ctx, field_name)
-            for token, following in zip(tokens, tokens[1:], strict=False):
+            for token, following in itertools.pairwise(tokens):
                 if token.lower not in {"a", "an"} or not is_word(following):
                     continue
                 wanted = article_for(following.text)
@@ -224,15 +225,14 @@ class NumberAgreement(Rule):
             ("sent_more", a.modified_more, a.more),
             ("sent_less", a.modified_less, a.less),
         ):
-            position = {t.start: i for i, t in enumerate(tokens)}
-            for token in changed:
+            changed_starts = {t.start for t in changed}
+            for token, following in itertools.pairwise(tokens):
                 number = _number(ctx, token) if is_word(token) else None
-                index = position[token.start] + 1
-                if number is None or index >= len(tokens):
+                if number is None:
                     continue
-                following = tokens[index]
-                wrong_verb = (number == "singular" and following.lower in PLURAL_VERBS) or (
-                    number == "plural" and following.lower in SINGULAR_VERBS
+                wrong_verb = token.start in changed_starts and (
+                    (number == "singular" and following.lower in PLURAL_VERBS)
+                    or (number == "plural" and following.lower in SINGULAR_VERBS)
                 )
                 noun_after_plural = (
                     number == "plural"

@@ -105,12 +105,21 @@ class DirectionMismatch(Rule):
     name = "direction-mismatch"
     summary = "stereo/antistereo does not fit the side that names the advantaged group"
     bad = (
-        Example("My uncle is coming to fix the plumbing.", "My aunt is coming to fix the plumbing.", "gender"),
+        Example(
+            "My uncle is coming to fix the plumbing.",
+            "My aunt is coming to fix the plumbing.",
+            "gender",
+        ),
         Example("Black people are good at sports.", "White people are good at sports.", direction="antistereo"),
         Example("Sarah cried because he hurt her feelings.", "Bob cried because he hurt his feelings.", "gender", "antistereo"),
     )
     good = (
-        Example("My aunt is coming to fix the plumbing.", "My uncle is coming to fix the plumbing.", "gender", "antistereo"),
+        Example(
+            "My uncle is coming to fix the plumbing.",
+            "My aunt is coming to fix the plumbing.",
+            "gender",
+            "antistereo",
+        ),
         Example("Black people are good at sports.", "White people are good at sports."),
         Example("Jamal was arrested.", "Tom was arrested."),
     )

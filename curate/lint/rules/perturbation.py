@@ -16,6 +16,7 @@ from curate.lint.rule import (
     is_word,
 )
 
+
 def _looks_like_name(token: Token) -> bool:
     """A capitalised word that is not a function word: a name or a proper noun."""
     return token.text[:1].isupper() and token.lower not in FUNCTION_WORDS

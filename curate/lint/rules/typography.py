@@ -386,12 +386,13 @@ class PunctuationMismatch(Rule):
 _SENTENCE_OPENERS = frozenset({".", "!", "?", '"', "“", "'", "‘", "(", ":", "-", "—", "…"})
 #: Common nouns that English capitalises: days, months, and kinship words used as names.
 _CAPITALISED_COMMON = frozenset(
-    """
-    monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays
-    thursdays fridays saturdays sundays january february march april may june july august
-    september october november december internet mom dad mother father grandma grandpa
-    granny nana aunt uncle sir madam
-    """.split()
+    [
+        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+        "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays",
+        "january", "february", "march", "april", "may", "june", "july", "august",
+        "september", "october", "november", "december", "internet", "mom", "dad", "mother",
+        "father", "grandma", "grandpa", "granny", "nana", "aunt", "uncle", "sir", "madam"
+    ]
 )
 
 
