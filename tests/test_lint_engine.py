@@ -82,3 +82,14 @@ def test_crows_pairs_known_defects(crows_pairs_path: Path) -> None:
     share = len(flagged) / len(pairs)
     # the review set's majority calls 48% of the pairs defective (many for a missing full stop)
     assert 0.30 < share < 0.50, share
+
+
+def test_preset_replaces_the_selection_and_keeps_the_limits() -> None:
+    from curate.lint.presets import preset_settings
+
+    base = LintSettings(ignore=("S",), max_edit_distance=5)
+    settings = preset_settings("murphy-2022", base)
+    assert selected_codes(settings, RULES) == ["P001", "P002", "P003", "T001", "T002"]
+    assert settings.max_edit_distance == 5
+    with pytest.raises(UsageError, match="unknown preset 'x'"):
+        preset_settings("x")

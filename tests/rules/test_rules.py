@@ -84,6 +84,7 @@ def _example(case: dict) -> Example:
         case["more"],
         case["less"],
         case.get("bias", "race-color"),
+        case.get("direction", "stereo"),
         annotations=tuple(tuple(a) for a in annotations) if annotations else None,
     )
 
