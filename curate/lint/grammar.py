@@ -87,6 +87,10 @@ class Confusion:
 
     pattern: re.Pattern[str]
     correction: str
+    #: Lower-case strings one of which the sentence must contain for the pattern to be tried
+    #: (most sentences contain none, and a substring test is much cheaper than the pattern).
+    hints: tuple[str, ...]
+
 
 
 #: Adjectives after "to" in "BE to ADJ to ..." (a misspelled "too"); adjective suffixes cover
@@ -101,43 +105,68 @@ _ADJECTIVE = rf"(?:{_ADJECTIVE_WORDS}|\w+(?:ous|ful|ive|able|ible|ic|ish|less|ie
 _ADVERB = r"(?:\w+ly|often|always|never|sometimes|just|so|still|even|way|far|much|all)"
 _BE = r"(?:is|are|was|were|be|been|being|am|seem|seems|seemed|get|gets|got|feel|feels|felt)"
 
+_PRONOUN_PAIRS = tuple(
+    f"{a} {b}" for a in ("he", "she", "they", "we") for b in ("he", "she", "they", "we") if a != b
+)
+
 CONFUSIONS: tuple[Confusion, ...] = (
     Confusion(
-        re.compile(rf"\b{_BE}\s+(?:{_ADVERB}\s+)?(to)\s+{_ADJECTIVE}\s+to\b", re.I), "'too'"
+        re.compile(rf"\b{_BE}\s+(?:{_ADVERB}\s+)?(to)\s+{_ADJECTIVE}\s+to\b", re.I), "'too'", (" to ",)
     ),
     Confusion(
         re.compile(
             r"\b(?:by|of|on|in|with|for|from|at|about|into|onto|under|over|to)\s+(it's|it’s)\s+(?!been\b|a\b|the\b|not\b|just\b|all\b)\w",
             re.I,
         ),
-        "'its'",
+        "'its'", ("it's", "it’s"),
     ),
-    Confusion(re.compile(r"\b(it's|it’s)\s+own\b", re.I), "'its'"),
-    Confusion(re.compile(r"\b(their's|their’s|your's|her's|our's)", re.I), "no apostrophe"),
-    Confusion(re.compile(r"\b(?:could|should|would|must|might)\s+(of)\b", re.I), "'have'"),
+    Confusion(re.compile(r"\b(it's|it’s)\s+own\b", re.I), "'its'", ("it's", "it’s")),
+    Confusion(re.compile(r"\b(their's|their’s|your's|her's|our's)", re.I), "no apostrophe", ("'s", "’s")),
+    Confusion(re.compile(r"\b(?:could|should|would|must|might)\s+(of)\b", re.I), "'have'", ("ld of", "st of", "ht of")),
     Confusion(
         re.compile(
             r"(?<![Aa] )(?<!\bwhole )(?<!\bthe )(?<!\bparking )(?<!\bthis )(?<!\bthat )\b(lot of)\b"
         ),
-        "'a lot of'",
+        "'a lot of'", ("lot of",),
     ),
-    Confusion(re.compile(r"\b(mans|womans|mens|womens|childrens|peoples')\b"), "an apostrophe"),
-    Confusion(re.compile(r"(?<![\w'’-])(re)\s+[a-z]+ing\b"), "'re-' joined to its verb"),
+    Confusion(re.compile(r"\b(balled)\s+(?:his|her|their|my|your|our)\s+eyes\b", re.I), "'bawled'", ("balled",)),
+    Confusion(re.compile(r"\b(tampered)\s+by\b", re.I), "'tempered' (or 'tampered with')", ("tampered",)),
+    Confusion(re.compile(r"\b(?:he|she|I|they|we)\s+(though)(?=\s*[.!?]|\s*$)"), "'thought'", ("though",)),
+    Confusion(
+        re.compile(
+            r"\b(be\s+(?:get|go|make|take|give|come|see|know|have|do|say|find|tell|become))\b",
+            re.I,
+        ),
+        "one verb", ("be ",),
+    ),
+    Confusion(re.compile(r"\b((he|she|they|we)\s+(?!\2\b)(?:he|she|they|we))\b", re.I), "one pronoun", _PRONOUN_PAIRS),
+    Confusion(re.compile(r"\b(mans|womans|mens|womens|childrens|peoples')\b"), "an apostrophe", ("mans", "mens", "childrens", "peoples'")),
+    Confusion(re.compile(r"(?<![\w'’-])(re)\s+[a-z]+ing\b"), "'re-' joined to its verb", (" re ",)),
     Confusion(
         re.compile(
             r"\b(?:can|could|would|should|will|must|might|may|cannot)(?:n't|n’t| not)?\s+"
             r"(?!(?:sing|bring|ring|sting|swing|spring|string|cling|fling|sling|wring|wing|thing|king)\b)"
             r"([a-z]+ing)\b",
         ),
-        "the base form of the verb",
+        "the base form of the verb", ("can", "could", "would", "should", "will", "must", "might", "may"),
     ),
 )
 
 
+#: Words that English may double ("he had had enough", "I said that that was fine").
+MAY_DOUBLE = frozenset({"had", "that", "is", "very", "bye", "ha", "no", "so", "far", "really"})
+
+
 def confusions(sentence: str) -> list[tuple[int, int, str, str]]:
     """Real-word errors in ``sentence``: (start, end, text, correction) of each."""
+    lower = sentence.lower()
     found = []
     for confusion in CONFUSIONS:
+        for hint in confusion.hints:
+            if hint in lower:
+                break
+        else:
+            continue
         for match in confusion.pattern.finditer(sentence):
             found.append((match.start(1), match.end(1), match.group(1), confusion.correction))
     return sorted(found)

@@ -300,10 +300,16 @@ class Lexicon:
     #: Aspects of a dimension ("weight", "height" of physical appearance): a group's counterpart
     #: names the same aspect.
     aspects: dict[str, frozenset[str]] = field(default_factory=dict)
+    _dimension_cache: dict[str, frozenset[str]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def dimensions_of(self, word: str) -> frozenset[str]:
         """The bias dimensions a (case-insensitive) word names; empty if it names none."""
-        return _dimensions_of(self, word.lower())
+        found = self._dimension_cache.get(word)
+        if found is None:
+            found = self._dimension_cache[word] = _dimensions_of(self, word.lower())
+        return found
 
     def is_group_word(self, word: str) -> bool:
         return bool(self.dimensions_of(word))
@@ -321,24 +327,23 @@ class Lexicon:
 
     def is_proper(self, word: str) -> bool:
         """True for a word of a proper-adjective dimension that English capitalises."""
-        return _is_proper(self, word.lower())
+        return word.lower() in self.proper_forms
+
+    @functools.cached_property
+    def proper_forms(self) -> frozenset[str]:
+        """The proper words and their regular plurals, lower-case (one set lookup per word)."""
+        return self.proper | {w + "s" for w in self.proper}
 
     def __hash__(self) -> int:
         return id(self)
 
 
-@functools.lru_cache(maxsize=65536)
 def _dimensions_of(lexicon: Lexicon, lower: str) -> frozenset[str]:
     found = {dim for dim, words in lexicon.dimensions.items() if lower in words}
     if not found and lower.endswith("s") and len(lower) > 3:
         stem = lower[:-1]
         found = {dim for dim, words in lexicon.dimensions.items() if stem in words}
     return frozenset(found)
-
-
-@functools.lru_cache(maxsize=65536)
-def _is_proper(lexicon: Lexicon, lower: str) -> bool:
-    return lower in lexicon.proper or (lower.endswith("s") and lower[:-1] in lexicon.proper)
 
 
 @functools.cache

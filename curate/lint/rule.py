@@ -70,6 +70,7 @@ class PairContext:
         self.settings = settings
         self.lexicon = lexicon or load_lexicon()
         self._memo: dict[str, object] = {}
+        self._dimensions: dict[int, frozenset[str]] = {}
 
     def memo(self, key: str, compute: Callable[[], T]) -> T:
         """A value computed once per pair and shared by the rules that need it."""
@@ -90,16 +91,28 @@ class PairContext:
             if any(is_word(t) for t in (*e.more.tokens, *e.less.tokens))
         )
 
+    def lower_words(self, field_name: str) -> frozenset[str]:
+        """The lower-cased tokens of one sentence, as a set (for cheap "does it contain" tests)."""
+        tokens = self.alignment.more if field_name == "sent_more" else self.alignment.less
+        return self.memo(f"words-{field_name}", lambda: frozenset(t.lower for t in tokens))
+
     def sentence(self, field_name: str) -> str:
         return self.pair.sent_more if field_name == "sent_more" else self.pair.sent_less
 
-    def group_dimensions(self, tokens: Sequence[Token]) -> set[str]:
+    def group_dimensions(self, tokens: Sequence[Token]) -> frozenset[str]:
         """Union of the bias dimensions named by ``tokens``.
 
         spaCy splits hyphenated words ("Afro-American" -> "Afro", "-", "American"); a compound
         that the lexicon knows as a whole is looked up whole, so its parts do not add the
-        dimensions of "American" alone.
+        dimensions of "American" alone. Computed once per token sequence of the pair (the
+        rules ask for the dimensions of the same changed words over and over).
         """
+        found = self._dimensions.get(id(tokens))
+        if found is None:
+            found = self._dimensions[id(tokens)] = frozenset(self._group_dimensions(tokens))
+        return found
+
+    def _group_dimensions(self, tokens: Sequence[Token]) -> set[str]:
         dims: set[str] = set()
         for word in compound_words(tokens):
             found = self.lexicon.dimensions_of(word)

@@ -113,7 +113,8 @@ MIN_SUGGESTION_FREQUENCY = 1000
 
 def misspelled(token: Token, lexicon: Lexicon) -> bool:
     """True for a likely typo: a lower-case word missing from the dictionary and the lexicon,
-    with a frequent dictionary word nearby; or a contraction without its apostrophe."""
+    with a frequent dictionary word nearby; a contraction without its apostrophe; or a
+    capitalised misspelling of a group word (:func:`misspelled_group_word`)."""
     return _misspelled(token.text, lexicon)
 
 
@@ -121,7 +122,9 @@ def misspelled(token: Token, lexicon: Lexicon) -> bool:
 def _misspelled(text: str, lexicon: Lexicon) -> bool:
     if text.lower() == "nt":
         return True
-    if not text.islower() or len(text) < MIN_LENGTH or text in _CONTRACTION_PIECES:
+    if not text.islower():
+        return _misspelled_group_word(text, lexicon) is not None
+    if len(text) < MIN_LENGTH or text in _CONTRACTION_PIECES:
         return False
     word = text.replace("’", "'")
     if not _ALPHA.match(word) or _known(word) or lexicon.is_group_word(word):

@@ -33,6 +33,9 @@ def _tokens(ctx: PairContext, field_name: str) -> tuple[Token, ...]:
     return ctx.alignment.more if field_name == "sent_more" else ctx.alignment.less
 
 
+_ARTICLES = frozenset({"a", "an"})
+
+
 class ArticleMismatch(Rule):
     """"a" before a vowel sound or "an" before a consonant sound ("a upscale area", "a Englishman").
 
@@ -55,9 +58,11 @@ class ArticleMismatch(Rule):
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         for field_name in FIELDS:
+            if _ARTICLES.isdisjoint(ctx.lower_words(field_name)):
+                continue
             tokens = _tokens(ctx, field_name)
             for token, following in itertools.pairwise(tokens):
-                if token.lower not in {"a", "an"} or not is_word(following):
+                if token.lower not in _ARTICLES or not is_word(following):
                     continue
                 wanted = article_for(following.text)
                 if wanted is not None and wanted != token.lower:
@@ -115,8 +120,11 @@ class PronounNotChanged(Rule):
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         a = ctx.alignment
-        more, less = _person_gender(ctx, a.modified_more), _person_gender(ctx, a.modified_less)
-        if more is None or less is None or more == less:
+        more = _person_gender(ctx, a.modified_more)
+        if more is None:
+            return
+        less = _person_gender(ctx, a.modified_less)
+        if less is None or more == less:
             return
         if any(t.lower in PLURAL_PERSON_NOUNS for t in (*a.modified_more, *a.modified_less)):
             return  # a group, not one person: "his" refers to someone else
@@ -196,12 +204,44 @@ def _number(ctx: PairContext, token: Token) -> str | None:
     return None
 
 
+def _bare_adjective_for_plural(ctx: PairContext, edit) -> tuple[str, Token, Token] | None:
+    """A group adjective swapped for a plural group noun without "the" ("Elderly" / "Teenagers")."""
+    sides = (
+        ("sent_more", edit.more, edit.less, ctx.alignment.more),
+        ("sent_less", edit.less, edit.more, ctx.alignment.less),
+    )
+    for field_name, span, other, sentence in sides:
+        words = [t for t in span.tokens if is_word(t)]
+        other_words = [t for t in other.tokens if is_word(t)]
+        if not words or not other_words:
+            continue
+        last, other_last = words[-1], other_words[-1]
+        before = sentence[span.start - 1].lower if span.start > 0 else ""
+        if (
+            _number(ctx, other_last) == "plural"
+            and _number(ctx, last) is None
+            and not last.lower.endswith("s")
+            and last.lower not in SINGULAR_PERSON_NOUNS
+            and ctx.lexicon.is_group_word(last.text)
+            and not ctx.lexicon.is_proper(last.text)
+            and before not in {"the", "these", "those"}
+            and not any(t.lower in {"the", "these", "those"} for t in words)
+        ):
+            return field_name, last, other_last
+    return None
+
+
+#: Words whose number a preceding group noun must agree with.
+_AGREEING = PLURAL_VERBS | SINGULAR_VERBS | PLURAL_PERSON_NOUNS | SINGULAR_PERSON_NOUNS
+
+
 class NumberAgreement(Rule):
     """A swapped group noun does not agree in number with its verb ("Woman don't", "Americans men").
 
     Swapping "Women" for "Woman", or "men" for "man", without changing "are"/"is" or "don't"/
     "doesn't" leaves one sentence ungrammatical. A plural group noun used as an adjective
-    ("African Americans men") is the same error.
+    ("African Americans men"), and an adjective standing for a plural noun without "the"
+    ("Teenagers waste time" / "Elderly waste time"), are the same error.
     """
 
     code = "G003"
@@ -213,20 +253,37 @@ class NumberAgreement(Rule):
             "Historically African Americans men are angry.",
             "Historically Asian Americans men are angry.",
         ),
+        Example("Teenagers waste their time.", "Elderly waste their time.", "age"),
     )
     good = (
         Example("Women don't make good soldiers.", "Men don't make good soldiers.", "gender"),
         Example("The woman is tired.", "The man is tired.", "gender"),
+        Example("Teenagers waste their time.", "The elderly waste their time.", "age"),
+        Example("Poor people waste money.", "Rich people waste money.", "socioeconomic"),
     )
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         a = ctx.alignment
+        for edit in a.edits:
+            bare = _bare_adjective_for_plural(ctx, edit)
+            if bare is not None:
+                field_name, token, plural = bare
+                yield Violation(
+                    f"{token.text!r} in {field_name} stands where the other sentence has the plural "
+                    f"noun {plural.text!r}: an adjective needs 'the' or a noun to name a group",
+                    (TextSpan(field_name, token.start, token.end),),
+                )
+                return
         for field_name, changed, tokens in (
             ("sent_more", a.modified_more, a.more),
             ("sent_less", a.modified_less, a.less),
         ):
+            if _AGREEING.isdisjoint(ctx.lower_words(field_name)):
+                continue
             changed_starts = {t.start for t in changed}
             for token, following in itertools.pairwise(tokens):
+                if following.lower not in _AGREEING:
+                    continue
                 number = _number(ctx, token) if is_word(token) else None
                 if number is None:
                     continue

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 
 from curate.align import Token
 from curate.lint.lexicon import (
@@ -55,12 +55,12 @@ def _negators(
     ]
 
 
-def _widen(dimensions: set[str], cluster: frozenset[str]) -> set[str]:
+def _widen(dimensions: Set[str], cluster: frozenset[str]) -> Set[str]:
     """``dimensions`` plus all of ``cluster`` if they touch it."""
-    return set(dimensions) | cluster if dimensions & cluster else set(dimensions)
+    return dimensions | cluster if dimensions & cluster else dimensions
 
 
-def _comparable(more: set[str], less: set[str]) -> bool:
+def _comparable(more: Set[str], less: Set[str]) -> bool:
     """Do the groups of the two sides share a dimension (ethnic groups and a gendered age
     contrast such as "a man" / "a child" count as shared)?"""
     if _widen(more, ETHNIC_GROUPS) & _widen(less, ETHNIC_GROUPS):
@@ -68,7 +68,7 @@ def _comparable(more: set[str], less: set[str]) -> bool:
     return "age" in _with_gender_expressed(more) & _with_gender_expressed(less)
 
 
-def _with_gender_expressed(dimensions: set[str]) -> set[str]:
+def _with_gender_expressed(dimensions: Set[str]) -> Set[str]:
     """Gender words also count as the bias types usually expressed through them."""
     return dimensions | EXPRESSED_BY_GENDER if "gender" in dimensions else dimensions
 

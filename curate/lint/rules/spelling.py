@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 from curate.align import Token
 from curate.findings import TextSpan
-from curate.lint.grammar import confusions
+from curate.lint.grammar import MAY_DOUBLE, confusions
 from curate.lint.rule import Example, PairContext, Rule, Violation
 from curate.lint.spelling import misspelled, misspelled_group_word, suggestion
 
@@ -43,11 +44,7 @@ class MisspelledChangedWord(Rule):
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         a = ctx.alignment
         for field_name, tokens in (("sent_more", a.modified_more), ("sent_less", a.modified_less)):
-            wrong = [
-                t
-                for t in tokens
-                if misspelled(t, ctx.lexicon) or misspelled_group_word(t, ctx.lexicon)
-            ]
+            wrong = [t for t in tokens if misspelled(t, ctx.lexicon)]
             if wrong:
                 yield Violation(
                     f"misspelled in {field_name}: {_describe(wrong, ctx)}",
@@ -80,16 +77,22 @@ class MisspelledSharedWord(Rule):
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         shared = [t for more_span, _ in ctx.alignment.shared for t in more_span.tokens]
-        wrong = [
-            t
-            for t in shared
-            if misspelled(t, ctx.lexicon) or misspelled_group_word(t, ctx.lexicon)
-        ]
+        wrong = [t for t in shared if misspelled(t, ctx.lexicon)]
         if wrong:
             yield Violation(
                 f"misspelled in both sentences: {_describe(wrong, ctx)}",
                 tuple(TextSpan("sent_more", t.start, t.end) for t in wrong),
             )
+
+
+def _doubled_words(tokens: tuple[Token, ...]) -> list[tuple[int, int, str, str]]:
+    """The same word twice in a row ("the the"), except words English may double ("had had")."""
+    return [
+        (a.start, b.end, f"{a.text} {b.text}", "the word once")
+        for a, b in itertools.pairwise(tokens)
+        if a.lower == b.lower and a.whitespace and a.is_word and not a.text.isdigit()
+        and a.lower not in MAY_DOUBLE
+    ]
 
 
 class ConfusedWord(Rule):
@@ -116,8 +119,8 @@ class ConfusedWord(Rule):
     )
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
-        for field_name in ("sent_more", "sent_less"):
-            found = confusions(ctx.sentence(field_name))
+        for field_name, tokens in (("sent_more", ctx.alignment.more), ("sent_less", ctx.alignment.less)):
+            found = _doubled_words(tokens) + confusions(ctx.sentence(field_name))
             if found:
                 described = ", ".join(f"{text!r} (use {fix})" for _, _, text, fix in found)
                 yield Violation(

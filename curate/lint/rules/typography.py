@@ -21,6 +21,8 @@ from curate.lint.spelling import word_frequency
 FIELDS = ("sent_more", "sent_less")
 _DOUBLED = re.compile(r"(?<![.])([.,;:])\s*\1(?![.])|([,;:])\s+([.,;:])")
 _SPACE_BEFORE = re.compile(r"(?<=\w)[ \t]+(?=[,.;:!?](?:\s|$))")
+#: Any of the defects T004 fixes (one search, so that clean sentences cost little).
+_ANY_WHITESPACE_DEFECT = re.compile(r"^\s|\s$|[ \t]{2}|[\r\n\t]|\w[ \t]+[,.;:!?](?:\s|$)")
 _LEADING = re.compile(r"^\s*([.,;:!?]+)(?=\w)")
 _MULTI_SPACE = re.compile(r"[ \t]{2,}|[\r\n\t]+")
 
@@ -132,7 +134,7 @@ class DoubledPunctuation(Rule):
                     {field_name: sentence[: leading.start(1)] + sentence[leading.end(1) :]},
                 )
                 continue
-            matches = list(_DOUBLED.finditer(sentence))
+            matches = list(_DOUBLED.finditer(sentence)) if _DOUBLED.search(sentence) else []
             if matches:
                 yield Violation(
                     f"doubled punctuation {matches[0].group(0)!r} in {field_name}",
@@ -161,6 +163,8 @@ class WhitespaceDefect(Rule):
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         for field_name in FIELDS:
             sentence = ctx.sentence(field_name)
+            if not _ANY_WHITESPACE_DEFECT.search(sentence):
+                continue
             fixed = _SPACE_BEFORE.sub("", _MULTI_SPACE.sub(" ", sentence.strip()))
             if fixed != sentence:
                 yield Violation(f"whitespace defect in {field_name}", fix={field_name: fixed})
@@ -221,16 +225,20 @@ class LowercaseProperWord(Rule):
         for field_name in FIELDS:
             sentence = ctx.sentence(field_name)
             sentence_tokens = tokens[field_name]
+            proper = ctx.lexicon.proper_forms
+            if ctx.lower_words(field_name).isdisjoint(_T006_CANDIDATES) and proper.isdisjoint(
+                ctx.lower_words(field_name)
+            ):
+                continue
             wrong = [
                 t
                 for i, t in enumerate(sentence_tokens)
-                if is_word(t)
-                and t.text.islower()
-                and (
-                    t.text == "i"
-                    or ctx.lexicon.is_proper(t.text)
+                if (
+                    t.lower in proper
+                    or t.lower == "i"
                     or _starts_proper_compound(ctx, t, sentence_tokens[i + 1 : i + 2])
                 )
+                and t.text.islower()
             ]
             if not wrong:
                 continue
@@ -249,6 +257,7 @@ def _starts_proper_compound(ctx: PairContext, token: Token, following: tuple[Tok
     """A lower-case "native" before a capitalised group name ("native American")."""
     return (
         token.lower in _COMPOUND_STARTS
+        and token.text.islower()
         and bool(following)
         and following[0].text[:1].isupper()
         and ctx.lexicon.is_proper(following[0].text)
@@ -257,6 +266,7 @@ def _starts_proper_compound(ctx: PairContext, token: Token, following: tuple[Tok
 
 #: Words that are part of a proper name when they precede a nationality ("Native American").
 _COMPOUND_STARTS = frozenset({"native", "north", "south", "latin", "central"})
+_T006_CANDIDATES = _COMPOUND_STARTS | {"i"}
 
 
 class CaseMismatch(Rule):
@@ -435,7 +445,11 @@ class MisplacedCapital(Rule):
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         for field_name, tokens in (("sent_more", ctx.alignment.more), ("sent_less", ctx.alignment.less)):
-            wrong = [t for i, t in enumerate(tokens) if _misplaced_capital(ctx, tokens, i)]
+            wrong = [
+                t
+                for i, t in enumerate(tokens)
+                if t.text != t.lower and i and _misplaced_capital(ctx, tokens, i)
+            ]
             if wrong:
                 yield Violation(
                     f"capital letter in {', '.join(repr(t.text) for t in wrong)} in {field_name}",
