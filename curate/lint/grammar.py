@@ -134,12 +134,33 @@ CONFUSIONS: tuple[Confusion, ...] = (
     Confusion(re.compile(r"\b(?:he|she|I|they|we)\s+(though)(?=\s*[.!?]|\s*$)"), "'thought'", ("though",)),
     Confusion(
         re.compile(
-            r"\b(be\s+(?:get|go|make|take|give|come|see|know|have|do|say|find|tell|become))\b",
+            r"\b(be\s+(?:get|go|make|take|give|come|see|know|have|do|say|find|tell|become|eat|beat|"
+            r"write|drive|steal|speak|break|choose|fall|bite|hide|wear|tear|forget|throw|grow|draw|"
+            r"fly|drink|begin|ride|rise|sing|swim))\b",
             re.I,
         ),
         "one verb", ("be ",),
     ),
     Confusion(re.compile(r"\b((he|she|they|we)\s+(?!\2\b)(?:he|she|they|we))\b", re.I), "one pronoun", _PRONOUN_PAIRS),
+    Confusion(
+        re.compile(
+            r"\b(?:is|was)\s+(?!(?:a|an|the|his|her|my|your|our|their|its|this|that|one|no|every|each|another|any|some|such|quite|what)\b)"
+            r"([A-Za-z]+\s+(?:person|man|woman|boy|girl|guy|lady|kid|child|cook|driver|student|worker|teacher|doctor|nurse|lawyer|mother|father|wife|husband|friend|neighbor|neighbour))\b"
+        ),
+        "an article before it",
+        ("is ", "was "),
+    ),
+    Confusion(
+        re.compile(
+            r"\b(?:with|in|at|on|for|from|to|by|into)\s+((?:smell|middle|end|bottom|rest|bunch|couple|number|group|pair|piece)\s+of)\b"
+        ),
+        "'the' or 'a' before the noun",
+        (" of",),
+    ),
+    Confusion(re.compile(r"\b(like\s+(?:usually|normally|always|usual))\b", re.I), "'as usual'", ("like ",)),
+    Confusion(
+        re.compile(r"\b[Tt]he reason\b[^.,;]*?\s(are)\s+because\b"), "'is'", ("reason",)
+    ),
     Confusion(re.compile(r"\b(mans|womans|mens|womens|childrens|peoples')\b"), "an apostrophe", ("mans", "mens", "childrens", "peoples'")),
     Confusion(re.compile(r"(?<![\w'’-])(re)\s+[a-z]+ing\b"), "'re-' joined to its verb", (" re ",)),
     Confusion(
