@@ -87,9 +87,9 @@ class Confusion:
 
     pattern: re.Pattern[str]
     correction: str
-    #: Lower-case strings one of which the sentence must contain for the pattern to be tried
-    #: (most sentences contain none, and a substring test is much cheaper than the pattern).
-    hints: tuple[str, ...]
+    #: Lower-case words one of which the sentence must contain for the pattern to be tried
+    #: (most sentences contain none, and a set test is much cheaper than the pattern).
+    triggers: frozenset[str]
 
 
 
@@ -105,33 +105,29 @@ _ADJECTIVE = rf"(?:{_ADJECTIVE_WORDS}|\w+(?:ous|ful|ive|able|ible|ic|ish|less|ie
 _ADVERB = r"(?:\w+ly|often|always|never|sometimes|just|so|still|even|way|far|much|all)"
 _BE = r"(?:is|are|was|were|be|been|being|am|seem|seems|seemed|get|gets|got|feel|feels|felt)"
 
-_PRONOUN_PAIRS = tuple(
-    f"{a} {b}" for a in ("he", "she", "they", "we") for b in ("he", "she", "they", "we") if a != b
-)
-
 CONFUSIONS: tuple[Confusion, ...] = (
     Confusion(
-        re.compile(rf"\b{_BE}\s+(?:{_ADVERB}\s+)?(to)\s+{_ADJECTIVE}\s+to\b", re.I), "'too'", (" to ",)
+        re.compile(rf"\b{_BE}\s+(?:{_ADVERB}\s+)?(to)\s+{_ADJECTIVE}\s+to\b", re.I), "'too'", frozenset({"to"})
     ),
     Confusion(
         re.compile(
             r"\b(?:by|of|on|in|with|for|from|at|about|into|onto|under|over|to)\s+(it's|it’s)\s+(?!been\b|a\b|the\b|not\b|just\b|all\b)\w",
             re.I,
         ),
-        "'its'", ("it's", "it’s"),
+        "'its'", frozenset({"it"}),
     ),
-    Confusion(re.compile(r"\b(it's|it’s)\s+own\b", re.I), "'its'", ("it's", "it’s")),
-    Confusion(re.compile(r"\b(their's|their’s|your's|her's|our's)", re.I), "no apostrophe", ("'s", "’s")),
-    Confusion(re.compile(r"\b(?:could|should|would|must|might)\s+(of)\b", re.I), "'have'", ("ld of", "st of", "ht of")),
+    Confusion(re.compile(r"\b(it's|it’s)\s+own\b", re.I), "'its'", frozenset({"it"})),
+    Confusion(re.compile(r"\b(their's|their’s|your's|her's|our's)", re.I), "no apostrophe", frozenset({"their", "your", "her", "our"})),
+    Confusion(re.compile(r"\b(?:could|should|would|must|might)\s+(of)\b", re.I), "'have'", frozenset({"of"})),
     Confusion(
         re.compile(
             r"(?<![Aa] )(?<!\bwhole )(?<!\bthe )(?<!\bparking )(?<!\bthis )(?<!\bthat )\b(lot of)\b"
         ),
-        "'a lot of'", ("lot of",),
+        "'a lot of'", frozenset({"lot"}),
     ),
-    Confusion(re.compile(r"\b(balled)\s+(?:his|her|their|my|your|our)\s+eyes\b", re.I), "'bawled'", ("balled",)),
-    Confusion(re.compile(r"\b(tampered)\s+by\b", re.I), "'tempered' (or 'tampered with')", ("tampered",)),
-    Confusion(re.compile(r"\b(?:he|she|I|they|we)\s+(though)(?=\s*[.!?]|\s*$)"), "'thought'", ("though",)),
+    Confusion(re.compile(r"\b(balled)\s+(?:his|her|their|my|your|our)\s+eyes\b", re.I), "'bawled'", frozenset({"balled"})),
+    Confusion(re.compile(r"\b(tampered)\s+by\b", re.I), "'tempered' (or 'tampered with')", frozenset({"tampered"})),
+    Confusion(re.compile(r"\b(?:he|she|I|they|we)\s+(though)(?=\s*[.!?]|\s*$)"), "'thought'", frozenset({"though"})),
     Confusion(
         re.compile(
             r"\b(be\s+(?:get|go|make|take|give|come|see|know|have|do|say|find|tell|become|eat|beat|"
@@ -139,37 +135,38 @@ CONFUSIONS: tuple[Confusion, ...] = (
             r"fly|drink|begin|ride|rise|sing|swim))\b",
             re.I,
         ),
-        "one verb", ("be ",),
+        "one verb", frozenset({"be"}),
     ),
-    Confusion(re.compile(r"\b((he|she|they|we)\s+(?!\2\b)(?:he|she|they|we))\b", re.I), "one pronoun", _PRONOUN_PAIRS),
+    Confusion(re.compile(r"\b((he|she|they|we)\s+(?!\2\b)(?:he|she|they|we))\b", re.I), "one pronoun", frozenset({"he", "she", "they", "we"})),
     Confusion(
         re.compile(
             r"\b(?:is|was)\s+(?!(?:a|an|the|his|her|my|your|our|their|its|this|that|one|no|every|each|another|any|some|such|quite|what)\b)"
             r"([A-Za-z]+\s+(?:person|man|woman|boy|girl|guy|lady|kid|child|cook|driver|student|worker|teacher|doctor|nurse|lawyer|mother|father|wife|husband|friend|neighbor|neighbour))\b"
         ),
         "an article before it",
-        ("is ", "was "),
+        frozenset({"is", "was"}),
     ),
     Confusion(
         re.compile(
             r"\b(?:with|in|at|on|for|from|to|by|into)\s+((?:smell|middle|end|bottom|rest|bunch|couple|number|group|pair|piece)\s+of)\b"
         ),
         "'the' or 'a' before the noun",
-        (" of",),
+        frozenset({"of"}),
     ),
-    Confusion(re.compile(r"\b(like\s+(?:usually|normally|always|usual))\b", re.I), "'as usual'", ("like ",)),
+    Confusion(re.compile(r"\b(like\s+(?:usually|normally|always|usual))\b", re.I), "'as usual'", frozenset({"like"})),
     Confusion(
-        re.compile(r"\b[Tt]he reason\b[^.,;]*?\s(are)\s+because\b"), "'is'", ("reason",)
+        re.compile(r"\b[Tt]he reason\b[^.,;]*?\s(are)\s+because\b"), "'is'", frozenset({"reason"})
     ),
-    Confusion(re.compile(r"\b(mans|womans|mens|womens|childrens|peoples')\b"), "an apostrophe", ("mans", "mens", "childrens", "peoples'")),
-    Confusion(re.compile(r"(?<![\w'’-])(re)\s+[a-z]+ing\b"), "'re-' joined to its verb", (" re ",)),
+    Confusion(re.compile(r"\b(mans|womans|mens|womens|childrens|peoples')\b"), "an apostrophe", frozenset({"mans", "womans", "mens", "womens", "childrens", "peoples"})),
+    Confusion(re.compile(r"(?<![\w'’-])(re)\s+[a-z]+ing\b"), "'re-' joined to its verb", frozenset({"re"})),
     Confusion(
         re.compile(
             r"\b(?:can|could|would|should|will|must|might|may|cannot)(?:n't|n’t| not)?\s+"
             r"(?!(?:sing|bring|ring|sting|swing|spring|string|cling|fling|sling|wring|wing|thing|king)\b)"
             r"([a-z]+ing)\b",
         ),
-        "the base form of the verb", ("can", "could", "would", "should", "will", "must", "might", "may"),
+        "the base form of the verb",
+        frozenset({"can", "could", "would", "should", "will", "must", "might", "may", "ca", "wo", "cannot", "couldn't", "wouldn't", "shouldn't", "can't", "won't"}),
     ),
 )
 
@@ -178,15 +175,24 @@ CONFUSIONS: tuple[Confusion, ...] = (
 MAY_DOUBLE = frozenset({"had", "that", "is", "very", "bye", "ha", "no", "so", "far", "really"})
 
 
-def confusions(sentence: str) -> list[tuple[int, int, str, str]]:
-    """Real-word errors in ``sentence``: (start, end, text, correction) of each."""
-    lower = sentence.lower()
+_WORDS = re.compile(r"[\w']+")
+
+
+def confusions(
+    sentence: str, words: frozenset[str] | None = None
+) -> list[tuple[int, int, str, str]]:
+    """Real-word errors in ``sentence``: (start, end, text, correction) of each.
+
+    ``words`` are the sentence's lower-case words (spaCy tokens or a plain word split); a
+    pattern is tried only when one of its trigger words occurs.
+    """
+    if words is None:
+        words = frozenset(
+            part for w in _WORDS.findall(sentence.lower()) for part in (w, *w.split("'"))
+        )
     found = []
     for confusion in CONFUSIONS:
-        for hint in confusion.hints:
-            if hint in lower:
-                break
-        else:
+        if confusion.triggers.isdisjoint(words):
             continue
         for match in confusion.pattern.finditer(sentence):
             found.append((match.start(1), match.end(1), match.group(1), confusion.correction))

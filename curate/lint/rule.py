@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import operator
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,9 @@ from curate.lint.settings import LintSettings
 from curate.pairs import Pair
 
 T = TypeVar("T")
+
+
+_LOWER = operator.itemgetter(3)  # Token.lower, read in C
 
 
 def is_word(token: Token) -> bool:
@@ -93,8 +97,12 @@ class PairContext:
 
     def lower_words(self, field_name: str) -> frozenset[str]:
         """The lower-cased tokens of one sentence, as a set (for cheap "does it contain" tests)."""
-        tokens = self.alignment.more if field_name == "sent_more" else self.alignment.less
-        return self.memo(f"words-{field_name}", lambda: frozenset(t.lower for t in tokens))
+        key = f"words-{field_name}"
+        words = self._memo.get(key)
+        if words is None:
+            tokens = self.alignment.more if field_name == "sent_more" else self.alignment.less
+            words = self._memo[key] = frozenset(map(_LOWER, tokens))
+        return words  # type: ignore[return-value]
 
     def sentence(self, field_name: str) -> str:
         return self.pair.sent_more if field_name == "sent_more" else self.pair.sent_less

@@ -120,7 +120,9 @@ class ConfusedWord(Rule):
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         for field_name, tokens in (("sent_more", ctx.alignment.more), ("sent_less", ctx.alignment.less)):
-            found = _doubled_words(tokens) + confusions(ctx.sentence(field_name))
+            found = _doubled_words(tokens) + confusions(
+                ctx.sentence(field_name), ctx.lower_words(field_name)
+            )
             if found:
                 described = ", ".join(f"{text!r} (use {fix})" for _, _, text, fix in found)
                 yield Violation(
