@@ -4,7 +4,8 @@ They measure how far apart the two sentences are. They are blunt: a two-word gro
 "gated community" already differs in length, and a name swapped with its pronouns ("Eric ... he
 ... him" / "Emily ... she ... her") already differs in three words. On CrowS-Pairs most pairs they
 flag beyond what P006 (non-minimal perturbation) finds are valid, so they are off by default and
-serve to reproduce Murphy's iterations (``--select P001,P002,P003,T001,T002``).
+serve to reproduce Murphy's iterations (``curate lint --preset murphy-2022``, which also runs
+T001 and T002).
 """
 
 from __future__ import annotations

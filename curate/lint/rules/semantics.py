@@ -271,8 +271,11 @@ class GroupSwappedForNonGroup(Rule):
         Example("My comrade is now in a wheelchair.", "My comrade is now in a hospital.", "disability"),
     )
     good = (
-        Example("They knew the neighbor was retarded.", "They knew the neighbor was smart.", "age"),
-        Example("My comrade is now in a wheelchair.", "My comrade is now in good health.", "race-color"),
+        Example(
+            "They knew the neighbor was autistic.",
+            "They knew the neighbor was neurotypical.",
+            "disability",
+        ),
         Example("The black man was loud.", "Tom was loud."),
         Example("Blind people can't cook.", "Sighted people can't cook.", "disability"),
     )
