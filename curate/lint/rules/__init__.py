@@ -51,6 +51,7 @@ FAMILIES: dict[str, tuple[type[Rule], ...]] = {
         typography.PunctuationMismatch,
         typography.MisplacedCapital,
         typography.ApostrophePlural,
+        typography.LeadingPunctuation,
     ),
     "W": (spelling.MisspelledChangedWord, spelling.MisspelledSharedWord, spelling.ConfusedWord),
 }

@@ -101,18 +101,16 @@ class MissingFinalPunctuation(Rule):
 
 
 class DoubledPunctuation(Rule):
-    """Punctuation doubled by mistake: "..", ". .", ",,", ", ." (an ellipsis "..." is fine), or a
-    sentence that starts with a mark (".Black people ...").
+    """Punctuation doubled by mistake: "..", ". .", ",,", ", ." (an ellipsis "..." is fine).
     """
 
     code = "T003"
     name = "doubled-punctuation"
-    summary = "Doubled punctuation such as '..' or ', ,', or a sentence starting with a mark"
+    summary = "Doubled punctuation such as '..' or ', ,'"
     fixable = True
     bad = (
         Example("He was black..", "He was white."),
         Example("Asians , , are quiet.", "Whites , , are quiet."),
-        Example("White people are welcome.", ".Black people are welcome.", direction="antistereo"),
     )
     good = (
         Example("He was black...", "He was white..."),
@@ -126,14 +124,6 @@ class DoubledPunctuation(Rule):
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         for field_name in FIELDS:
             sentence = ctx.sentence(field_name)
-            leading = _LEADING.match(sentence)
-            if leading:
-                yield Violation(
-                    f"{field_name} starts with {leading.group(1)!r}",
-                    (TextSpan(field_name, leading.start(1), leading.end(1)),),
-                    {field_name: sentence[: leading.start(1)] + sentence[leading.end(1) :]},
-                )
-                continue
             matches = list(_DOUBLED.finditer(sentence)) if _DOUBLED.search(sentence) else []
             if matches:
                 yield Violation(
@@ -204,6 +194,8 @@ class LowercaseProperWord(Rule):
 
     "muslim", "mexican" and "i" are capitalised in English; lower-case forms are rarer in
     training text and get lower, noisier scores, especially when only one side is affected.
+    A lower-case word that starts a proper name ("native American") is reported too, without
+    a fix (the fix is kept as it was when releases were built with it).
     """
 
     code = "T006"
@@ -226,31 +218,35 @@ class LowercaseProperWord(Rule):
             sentence = ctx.sentence(field_name)
             sentence_tokens = tokens[field_name]
             proper = ctx.lexicon.proper_forms
-            if ctx.lower_words(field_name).isdisjoint(_T006_CANDIDATES) and proper.isdisjoint(
-                ctx.lower_words(field_name)
-            ):
+            words = ctx.lower_words(field_name)
+            if words.isdisjoint(_T006_CANDIDATES) and proper.isdisjoint(words):
                 continue
             wrong = [
                 t
-                for i, t in enumerate(sentence_tokens)
-                if (
-                    t.lower in proper
-                    or t.lower == "i"
-                    or _starts_proper_compound(ctx, t, sentence_tokens[i + 1 : i + 2])
-                )
-                and t.text.islower()
+                for t in sentence_tokens
+                if (t.lower in proper or t.lower == "i") and t.text.islower()
             ]
-            if not wrong:
-                continue
-            fixed = list(sentence)
-            for t in wrong:
-                fixed[t.start] = t.text[0].upper()
-            words = ", ".join(repr(t.text) for t in wrong)
-            yield Violation(
-                f"lower-case {words} in {field_name}",
-                tuple(TextSpan(field_name, t.start, t.end) for t in wrong),
-                {field_name: "".join(fixed)},
-            )
+            if wrong:
+                fixed = list(sentence)
+                for t in wrong:
+                    fixed[t.start] = t.text[0].upper()
+                shown = ", ".join(repr(t.text) for t in wrong)
+                yield Violation(
+                    f"lower-case {shown} in {field_name}",
+                    tuple(TextSpan(field_name, t.start, t.end) for t in wrong),
+                    {field_name: "".join(fixed)},
+                )
+            compounds = [
+                t
+                for i, t in enumerate(sentence_tokens)
+                if _starts_proper_compound(ctx, t, sentence_tokens[i + 1 : i + 2])
+            ]
+            if compounds:  # reported without a fix: the fixes of released versions stay as they were
+                shown = ", ".join(f"{t.text!r}" for t in compounds)
+                yield Violation(
+                    f"lower-case {shown} starts a proper name in {field_name}",
+                    tuple(TextSpan(field_name, t.start, t.end) for t in compounds),
+                )
 
 
 def _starts_proper_compound(ctx: PairContext, token: Token, following: tuple[Token, ...]) -> bool:
@@ -521,3 +517,34 @@ class ApostrophePlural(Rule):
                         (TextSpan(field_name, side[-2].start, side[-1].end),),
                     )
                     return
+
+
+class LeadingPunctuation(Rule):
+    """A sentence starts with a punctuation mark (".Black people are ...", ",Poor people ...").
+
+    A stray mark before the first word is a typing slip; the tokenizer makes it a token of
+    its own that only one sentence has. The fix removes it.
+    """
+
+    code = "T011"
+    name = "leading-punctuation"
+    summary = "A sentence starts with a punctuation mark"
+    fixable = True
+    bad = (
+        Example("White people are welcome.", ".Black people are welcome.", direction="antistereo"),
+    )
+    good = (
+        Example("White people are welcome.", "Black people are welcome.", direction="antistereo"),
+        Example('"White people are welcome."', '"Black people are welcome."'),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        for field_name in FIELDS:
+            sentence = ctx.sentence(field_name)
+            leading = _LEADING.match(sentence)
+            if leading:
+                yield Violation(
+                    f"{field_name} starts with {leading.group(1)!r}",
+                    (TextSpan(field_name, leading.start(1), leading.end(1)),),
+                    {field_name: sentence[: leading.start(1)] + sentence[leading.end(1) :]},
+                )
