@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from curate.errors import InputError
 from curate.findings import Finding
 from curate.jsonl import read_jsonl_objects
 from curate.pairs import BIAS_TYPES, DIRECTIONS, Pair
@@ -79,8 +80,6 @@ def _review(value: Mapping[str, Any]) -> Review:
 
 def read_reviews(path: Path) -> list[Review]:
     """The records of a review-set file; a malformed record is an InputError naming its line."""
-    from curate.errors import InputError
-
     reviews: list[Review] = []
     seen: set[int] = set()
     for number, value in read_jsonl_objects(path):
