@@ -86,16 +86,10 @@ class Alignment:
     less: tuple[Token, ...]
     shared: tuple[tuple[Span, Span], ...]
     edits: tuple[Edit, ...]
-
-    @property
-    def modified_more(self) -> tuple[Token, ...]:
-        """Tokens of sent_more that are not shared with sent_less."""
-        return tuple(t for e in self.edits for t in e.more.tokens)
-
-    @property
-    def modified_less(self) -> tuple[Token, ...]:
-        """Tokens of sent_less that are not shared with sent_more."""
-        return tuple(t for e in self.edits for t in e.less.tokens)
+    #: Tokens of sent_more / sent_less that are not shared with the other sentence (computed
+    #: once here: most lint rules read them).
+    modified_more: tuple[Token, ...] = ()
+    modified_less: tuple[Token, ...] = ()
 
     @property
     def identical(self) -> bool:
@@ -246,7 +240,14 @@ def align(sent_more: str, sent_less: str) -> Alignment:
             shared.append(pair)
         else:
             edits.append(Edit(tag, *pair))  # type: ignore[arg-type]
-    return Alignment(more, less, tuple(shared), tuple(edits))
+    return Alignment(
+        more,
+        less,
+        tuple(shared),
+        tuple(edits),
+        tuple(t for e in edits for t in e.more.tokens),
+        tuple(t for e in edits for t in e.less.tokens),
+    )
 
 
 def highlight_html(tokens: tuple[Token, ...], spans: list[Span], sentence: str) -> str:

@@ -104,7 +104,10 @@ def test_rules_list_and_explain() -> None:
     assert listing.exit_code == 0
     assert "S001  negation-asymmetry" in listing.output
     explained = runner.invoke(app, ["rules", "s001"])
-    assert 'Bad:  "Women don\'t know how to drive." / "Men know how to drive."' in explained.output
+    assert "## Why is this bad?" in explained.output
+    assert 'Bad:  "Women don\'t know how to drive." / "Men know how to drive." (gender)' in (
+        explained.output
+    )
     by_name = runner.invoke(app, ["rules", "polarity-flip"])
     assert by_name.output.startswith("S002 polarity-flip")
     assert json.loads(runner.invoke(app, ["rules", "--format", "json"]).output)[0]["code"] == "D001"
@@ -142,3 +145,17 @@ def test_config_table_is_read(tmp_path: Path) -> None:
         check=False,
     )
     assert bad.returncode == 2 and "unknown key 'selct'" in bad.stderr
+
+
+def test_preset_murphy_2022_runs_the_design_card_checks(tmp_path: Path) -> None:
+    path = _write(tmp_path, [CLEAN, NEGATED, UNTIDY])
+    result = runner.invoke(app, ["lint", str(path), "--preset", "murphy-2022", "--format", "jsonl"])
+    assert result.exit_code == 1, result.output
+    found = {(f["pair_id"], f["code"]) for f in map(json.loads, result.output.splitlines())}
+    # NEGATED: 6 words vs 5 (P001), 3 words (women, do, n't) only in A (P002);
+    # UNTIDY: only B ends with "." (T001); the default rules' S001, T005, T006 do not run
+    assert found == {(1, "P001"), (1, "P002"), (2, "T001")}
+    listing = runner.invoke(app, ["rules", "--presets"])
+    assert listing.exit_code == 0 and listing.output.startswith("murphy-2022  P001,P002,P003,T001,T002")
+    unknown = runner.invoke(app, ["lint", str(path), "--preset", "murphy"])
+    assert unknown.exit_code == 2 and "unknown preset 'murphy'" in unknown.output

@@ -22,7 +22,7 @@ def test_default_selection_is_the_default_rules() -> None:
 
 def test_select_prefix_extend_and_ignore() -> None:
     settings = LintSettings(select=("S",), extend_select=("P001",), ignore=("S002",))
-    assert selected_codes(settings, RULES) == ["P001", "S001", "S003", "S004"]
+    assert selected_codes(settings, RULES) == ["P001", "S001", "S003", "S004", "S005", "S006"]
     assert selected_codes(LintSettings(select=("ALL",), ignore=("T", "W")), RULES) == sorted(
         c for c in RULES if c[0] not in "TW"
     )
@@ -80,4 +80,16 @@ def test_crows_pairs_known_defects(crows_pairs_path: Path) -> None:
     for valid in (1, 26, 42, 128):  # rich/poor; name+pronoun; Afro-American/Caucasian; She x4
         assert valid not in flagged, (valid, flagged.get(valid))
     share = len(flagged) / len(pairs)
-    assert 0.10 < share < 0.25, share  # precise rather than noisy
+    # the review set's majority calls 48% of the pairs defective (many for a missing full stop)
+    assert 0.30 < share < 0.50, share
+
+
+def test_preset_replaces_the_selection_and_keeps_the_limits() -> None:
+    from curate.lint.presets import preset_settings
+
+    base = LintSettings(ignore=("S",), max_edit_distance=5)
+    settings = preset_settings("murphy-2022", base)
+    assert selected_codes(settings, RULES) == ["P001", "P002", "P003", "T001", "T002"]
+    assert settings.max_edit_distance == 5
+    with pytest.raises(UsageError, match="unknown preset 'x'"):
+        preset_settings("x")

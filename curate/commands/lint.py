@@ -19,6 +19,7 @@ from curate.commands.common import (
 from curate.errors import UsageError
 from curate.fileio import write_text_atomic
 from curate.lint import LintSettings, all_rules, fix_pairs, lint_pairs, report, settings_from_table
+from curate.lint.presets import PRESETS, preset_settings
 from curate.pairs import read_pairs, write_pairs
 from curate.tokencache import persistent_splits
 
@@ -47,6 +48,11 @@ def lint(
     ),
     ignore: list[str] | None = typer.Option(
         None, "--ignore", help="Rule codes or prefixes to skip."
+    ),
+    preset: str | None = typer.Option(
+        None,
+        "--preset",
+        help="A named selection instead of the defaults (e.g. murphy-2022); see `curate rules --presets`.",
     ),
     fmt: TableFormat = typer.Option(
         TableFormat.text, "--format", help="Output format of findings."
@@ -85,6 +91,8 @@ def lint(
     """
     cfg = config()
     settings = settings_from_table(cfg.section("lint"))
+    if preset is not None:  # a preset starts afresh like --select; --select then refines it
+        settings = preset_settings(preset, settings)
     if select is not None:  # a selection on the command line starts afresh
         settings = settings.with_overrides(select=split_codes(select), extend_select=(), ignore=())
     settings = settings.with_overrides(
@@ -170,9 +178,20 @@ def rules(
     fmt: TableFormat = typer.Option(
         TableFormat.text, "--format", help="Output format of the list."
     ),
+    presets: bool = typer.Option(
+        False, "--presets", help="List the named selections of `curate lint --preset`."
+    ),
 ) -> None:
     """List the lint rules, or explain one with its bad and good examples."""
     registry = all_rules()
+    if presets:
+        for preset in PRESETS.values():
+            out.print(
+                f"{preset.name}  {','.join(preset.select)}\n  {preset.description}",
+                markup=False,
+                highlight=False,
+            )
+        return
     if code is None:
         rows = [
             {

@@ -5,7 +5,8 @@ Public API: :func:`lint_pairs`, :func:`fix_pairs`, :class:`LintSettings`, :func:
 
 from curate.lint.engine import lint_pairs, selected_rules
 from curate.lint.fix import AppliedFix, FixResult, fix_pairs
-from curate.lint.rule import Rule, all_rules
+from curate.lint.rule import Rule
+from curate.lint.rules import all_rules
 from curate.lint.settings import LintSettings, settings_from_table
 
 __all__ = [

@@ -8,7 +8,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from curate.findings import Finding
 from curate.lint.lexicon import Lexicon, load_lexicon
-from curate.lint.rule import DatasetRule, PairContext, Rule, Violation, all_rules
+from curate.lint.rule import DatasetRule, PairContext, Rule, Violation
+from curate.lint.rules import all_rules
 from curate.lint.settings import LintSettings, selected_codes
 from curate.pairs import Pair
 
@@ -24,12 +25,19 @@ def _finding(pair_id: int, rule: Rule, violation: Violation) -> Finding:
 
 
 def lint_pair(ctx: PairContext, rules: Iterable[Rule]) -> list[Finding]:
-    """Findings of the per-pair rules for one pair."""
+    """Findings of the per-pair rules for one pair (dataset rules are skipped)."""
     return [
         _finding(ctx.pair.pair_id, rule, violation)
         for rule in rules
         if not isinstance(rule, DatasetRule)
         for violation in rule.check(ctx)
+    ]
+
+
+def _lint_one(ctx: PairContext, pair_rules: list[Rule]) -> list[Finding]:
+    pair_id = ctx.pair.pair_id
+    return [
+        _finding(pair_id, rule, violation) for rule in pair_rules for violation in rule.check(ctx)
     ]
 
 
@@ -73,8 +81,9 @@ def _lint(
 ) -> list[Finding]:
     contexts = [PairContext(p, settings, lexicon) for p in pairs]
     per_pair: dict[int, list[Finding]] = {}
+    pair_rules = [rule for rule in rules if not isinstance(rule, DatasetRule)]
     for done, ctx in enumerate(contexts, start=1):
-        per_pair[ctx.pair.pair_id] = lint_pair(ctx, rules)
+        per_pair[ctx.pair.pair_id] = _lint_one(ctx, pair_rules)
         if progress and done % 1000 == 0:
             progress(done)
     for rule in rules:

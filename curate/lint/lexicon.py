@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 
 #: Tokens that negate a clause. spaCy splits "don't" into "do" + "n't" and "cannot" into
@@ -250,30 +250,94 @@ GENDERED_AGREEMENT = frozenset(
     }
 )
 
+#: Closed-class words: articles, determiners, pronouns, conjunctions, common prepositions and
+#: auxiliaries. They are never names when capitalised, and never content on their own.
+FUNCTION_WORDS = frozenset(
+    [
+        "the", "a", "an", "this", "that", "these", "those", "he", "she", "it", "they", "we",
+        "i", "you", "his", "her", "their", "our", "my", "your", "its", "him", "them", "us",
+        "me", "but", "and", "or", "so", "if", "when", "while", "as", "because", "after",
+        "before", "then", "there", "here", "what", "who", "whom", "whose", "which", "why",
+        "how", "all", "some", "no", "not", "every", "many", "most", "one", "any", "each",
+        "both", "either", "neither", "of", "in", "on", "at", "to", "for", "from", "with",
+        "by", "about", "into", "onto", "over", "under", "than", "like", "as", "up", "down",
+        "out", "off", "is", "are", "was", "were", "be", "been", "being", "am", "has",
+        "have", "had", "do", "does", "did", "will", "would", "shall", "should", "can",
+        "could", "may", "might", "must", "'s", "'", "n't", "not", "non"
+    ]
+)
+
+#: Words for a person or people, and personal pronouns: a group swapped for one of these still
+#: stands for someone ("the black man" / "the person").
+PERSON_WORDS = frozenset(
+    [
+        "person", "persons", "people", "folk", "folks", "individual", "individuals",
+        "someone", "somebody", "anyone", "anybody", "everyone", "everybody", "one", "ones",
+        "human", "humans", "guy", "guys", "kid", "kids", "he", "she", "him", "her", "his",
+        "hers", "himself", "herself", "they", "them", "their", "theirs", "themselves", "i",
+        "me", "my", "we", "us", "our", "you", "your", "who", "whom", "whose"
+    ]
+)
+
+#: Bias-type labels validators could not tell apart: race-color and nationality are the most
+#: confused pair of CrowS-Pairs' annotations column, so neither label is wrong for the other's
+#: group words.
+CONFUSABLE_LABELS = frozenset({"race-color", "nationality"})
+
+
+#: Dimensions whose group words English capitalises ("Muslim", "Mexican", "Texan").
+PROPER_DIMENSIONS = frozenset({"nationality", "religion", "race-color", "region"})
+
 
 @dataclass(frozen=True)
 class Lexicon:
-    """Group words by dimension; ``proper`` words must be capitalised in English."""
+    """Group words by dimension; ``proper`` words must be capitalised in English;
+    ``advantaged`` words name the historically advantaged group of their dimension."""
 
     dimensions: dict[str, frozenset[str]]
     proper: frozenset[str]
+    advantaged: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: Aspects of a dimension ("weight", "height" of physical appearance): a group's counterpart
+    #: names the same aspect.
+    aspects: dict[str, frozenset[str]] = field(default_factory=dict)
+    _dimension_cache: dict[str, frozenset[str]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def dimensions_of(self, word: str) -> frozenset[str]:
         """The bias dimensions a (case-insensitive) word names; empty if it names none."""
-        return _dimensions_of(self, word.lower())
+        found = self._dimension_cache.get(word)
+        if found is None:
+            found = self._dimension_cache[word] = _dimensions_of(self, word.lower())
+        return found
 
     def is_group_word(self, word: str) -> bool:
         return bool(self.dimensions_of(word))
 
+    def is_advantaged(self, word: str, dimension: str) -> bool:
+        """True for a word naming the advantaged group of ``dimension`` ("white", "men")."""
+        words = self.advantaged.get(dimension, frozenset())
+        lower = word.lower()
+        return lower in words or (lower.endswith("s") and lower[:-1] in words)
+
+    def aspects_of(self, word: str) -> frozenset[str]:
+        """The aspects (of a dimension) a word names; empty if none is recorded."""
+        lower = word.lower()
+        return frozenset(a for a, words in self.aspects.items() if lower in words)
+
     def is_proper(self, word: str) -> bool:
         """True for a word of a proper-adjective dimension that English capitalises."""
-        return _is_proper(self, word.lower())
+        return word.lower() in self.proper_forms
+
+    @functools.cached_property
+    def proper_forms(self) -> frozenset[str]:
+        """The proper words and their regular plurals, lower-case (one set lookup per word)."""
+        return self.proper | {w + "s" for w in self.proper}
 
     def __hash__(self) -> int:
         return id(self)
 
 
-@functools.lru_cache(maxsize=65536)
 def _dimensions_of(lexicon: Lexicon, lower: str) -> frozenset[str]:
     found = {dim for dim, words in lexicon.dimensions.items() if lower in words}
     if not found and lower.endswith("s") and len(lower) > 3:
@@ -282,27 +346,30 @@ def _dimensions_of(lexicon: Lexicon, lower: str) -> frozenset[str]:
     return frozenset(found)
 
 
-@functools.lru_cache(maxsize=65536)
-def _is_proper(lexicon: Lexicon, lower: str) -> bool:
-    return lower in lexicon.proper or (lower.endswith("s") and lower[:-1] in lexicon.proper)
-
-
 @functools.cache
 def load_lexicon() -> Lexicon:
     """The packaged group lexicon (``lexicon.toml``)."""
     text = resources.files("curate.lint").joinpath("lexicon.toml").read_text(encoding="utf-8")
     table = tomllib.loads(text)
+    aspects = {name: frozenset(words) for name, words in table.pop("aspects", {}).items()}
     dimensions = {
-        dim: frozenset(w.lower() for w in (*entry.get("proper", ()), *entry.get("words", ())))
+        dim: frozenset(
+            w.lower()
+            for key in ("proper", "words", "advantaged")
+            for w in entry.get(key, ())
+        )
         for dim, entry in table.items()
     }
     proper = frozenset(
         w.lower()
         for dim, entry in table.items()
-        if dim in {"nationality", "religion", "race-color"}
+        if dim in PROPER_DIMENSIONS
         for w in entry.get("proper", ())
     )
-    return Lexicon(dimensions, proper)
+    advantaged = {
+        dim: frozenset(w.lower() for w in entry.get("advantaged", ())) for dim, entry in table.items()
+    }
+    return Lexicon(dimensions, proper, advantaged, aspects)
 
 
 @functools.cache

@@ -1,16 +1,20 @@
-"""The rule protocol, the per-pair context rules read from, and the rule registry.
+"""The rule protocol and the per-pair context rules read from.
 
 A rule is a small class with a stable ``code``, a kebab-case ``name``, a one-line ``summary``, a
-docstring explaining the defect, ``bad`` and ``good`` example pairs (shown by ``curate rules CODE``
-and run as test cases), a default on/off and optionally a safe fix. All mechanics (tokenising,
-aligning, word lists, selection, reporting) live outside the rules: a rule only looks at a
-:class:`PairContext` and yields :class:`Violation` objects.
+docstring explaining the defect (first line: what it finds; the rest: why that is bad), ``bad``
+and ``good`` example pairs (shown by ``curate rules CODE`` and run as test cases), a default
+on/off and optionally a safe fix. All mechanics (tokenising, aligning, word lists, selection,
+reporting) live outside the rules: a rule only looks at a :class:`PairContext` and yields
+:class:`Violation` objects. The rules themselves are listed in :mod:`curate.lint.rules`; this
+module never imports them.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import operator
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, TypeVar
@@ -22,6 +26,9 @@ from curate.lint.settings import LintSettings
 from curate.pairs import Pair
 
 T = TypeVar("T")
+
+
+_LOWER = operator.itemgetter(3)  # Token.lower, read in C
 
 
 def is_word(token: Token) -> bool:
@@ -67,6 +74,7 @@ class PairContext:
         self.settings = settings
         self.lexicon = lexicon or load_lexicon()
         self._memo: dict[str, object] = {}
+        self._dimensions: dict[int, frozenset[str]] = {}
 
     def memo(self, key: str, compute: Callable[[], T]) -> T:
         """A value computed once per pair and shared by the rules that need it."""
@@ -87,16 +95,32 @@ class PairContext:
             if any(is_word(t) for t in (*e.more.tokens, *e.less.tokens))
         )
 
+    def lower_words(self, field_name: str) -> frozenset[str]:
+        """The lower-cased tokens of one sentence, as a set (for cheap "does it contain" tests)."""
+        key = f"words-{field_name}"
+        words = self._memo.get(key)
+        if words is None:
+            tokens = self.alignment.more if field_name == "sent_more" else self.alignment.less
+            words = self._memo[key] = frozenset(map(_LOWER, tokens))
+        return words  # type: ignore[return-value]
+
     def sentence(self, field_name: str) -> str:
         return self.pair.sent_more if field_name == "sent_more" else self.pair.sent_less
 
-    def group_dimensions(self, tokens: Sequence[Token]) -> set[str]:
+    def group_dimensions(self, tokens: Sequence[Token]) -> frozenset[str]:
         """Union of the bias dimensions named by ``tokens``.
 
         spaCy splits hyphenated words ("Afro-American" -> "Afro", "-", "American"); a compound
         that the lexicon knows as a whole is looked up whole, so its parts do not add the
-        dimensions of "American" alone.
+        dimensions of "American" alone. Computed once per token sequence of the pair (the
+        rules ask for the dimensions of the same changed words over and over).
         """
+        found = self._dimensions.get(id(tokens))
+        if found is None:
+            found = self._dimensions[id(tokens)] = frozenset(self._group_dimensions(tokens))
+        return found
+
+    def _group_dimensions(self, tokens: Sequence[Token]) -> set[str]:
         dims: set[str] = set()
         for word in compound_words(tokens):
             found = self.lexicon.dimensions_of(word)
@@ -161,8 +185,52 @@ class Rule:
 
     @classmethod
     def explanation(cls) -> str:
-        """The docstring, dedented."""
-        return inspect.cleandoc(cls.__doc__ or "")
+        """The documentation of ``curate rules CODE``, under ruff's headings.
+
+        "What it does" is the docstring's first paragraph, "Why is this bad?" the rest of it;
+        the examples are rendered from ``bad`` and ``good`` (so they are the pairs the tests
+        run), and "Fix safety" from ``fixable``.
+        """
+        what, _, why = inspect.cleandoc(cls.__doc__ or "").partition("\n\n")
+        sections = [("What it does", what), ("Why is this bad?", why)]
+        sections.append(("Example", _examples_text(cls)))
+        sections.append(("Fix safety", FIX_SAFE if cls.fixable else NO_FIX))
+        return "\n\n".join(f"## {title}\n{body.strip()}" for title, body in sections if body)
+
+
+#: "Fix safety" of fixable rules: what makes their fixes safe (enforced by curate.lint.fix).
+FIX_SAFE = (
+    "Safe automatic fix (`curate lint --fix`): it is applied only when the words that differ "
+    "between the two sentences stay exactly the same, so a fix never changes what the pair "
+    "contrasts."
+)
+NO_FIX = "No automatic fix: the right edit depends on the sentence; a reviewer decides."
+
+
+def _example_text(example: Example) -> str:
+    text = f'"{example.sent_more}" / "{example.sent_less}" ({example.bias_type}'
+    if example.annotations is not None:
+        votes = Counter(label for labels in example.annotations for label in labels)
+        shown = ", ".join(f"{label} x{n}" for label, n in votes.most_common())
+        text += f"; validators: {shown or 'none'}"
+    return text + ")"
+
+
+def _examples_text(rule: type[Rule]) -> str:
+    """``Bad:``/``Good:`` lines from the rule's example pairs.
+
+    A dataset rule's examples are one small dataset each, so their pairs are listed together.
+    """
+    lines: list[str] = []
+    for label, examples in (("Bad: ", rule.bad), ("Good:", rule.good)):
+        if not examples:
+            continue
+        if issubclass(rule, DatasetRule):
+            lines.append(f"{label.strip()} (one dataset)")
+            lines.extend(f"  pair {i}: {_example_text(e)}" for i, e in enumerate(examples))
+        else:
+            lines.extend(f"{label} {_example_text(e)}" for e in examples)
+    return "\n".join(lines)
 
 
 class DatasetRule(Rule):
@@ -173,28 +241,3 @@ class DatasetRule(Rule):
 
     def check_dataset(self, contexts: Sequence[PairContext]) -> Iterator[tuple[int, Violation]]:
         raise NotImplementedError
-
-
-REGISTRY: dict[str, type[Rule]] = {}
-
-
-def register(cls: type[Rule]) -> type[Rule]:
-    """Class decorator adding a rule to the registry; codes and names must be unique."""
-    for attribute in ("code", "name", "summary"):
-        if not getattr(cls, attribute, None):
-            raise TypeError(f"rule {cls.__name__} lacks {attribute}")
-    if cls.code in REGISTRY:
-        raise TypeError(f"duplicate rule code {cls.code}")
-    if any(r.name == cls.name for r in REGISTRY.values()):
-        raise TypeError(f"duplicate rule name {cls.name}")
-    if not cls.__doc__:
-        raise TypeError(f"rule {cls.code} needs a docstring explaining the defect")
-    REGISTRY[cls.code] = cls
-    return cls
-
-
-def all_rules() -> dict[str, type[Rule]]:
-    """Every registered rule by code, in code order."""
-    import curate.lint.rules  # noqa: F401  (importing registers the rules)
-
-    return dict(sorted(REGISTRY.items()))

@@ -113,7 +113,8 @@ MIN_SUGGESTION_FREQUENCY = 1000
 
 def misspelled(token: Token, lexicon: Lexicon) -> bool:
     """True for a likely typo: a lower-case word missing from the dictionary and the lexicon,
-    with a frequent dictionary word nearby; or a contraction without its apostrophe."""
+    with a frequent dictionary word nearby; a contraction without its apostrophe; or a
+    capitalised misspelling of a group word (:func:`misspelled_group_word`)."""
     return _misspelled(token.text, lexicon)
 
 
@@ -121,10 +122,47 @@ def misspelled(token: Token, lexicon: Lexicon) -> bool:
 def _misspelled(text: str, lexicon: Lexicon) -> bool:
     if text.lower() == "nt":
         return True
-    if not text.islower() or len(text) < MIN_LENGTH or text in _CONTRACTION_PIECES:
+    if not text.islower():
+        return _misspelled_group_word(text, lexicon) is not None
+    if len(text) < MIN_LENGTH or text in _CONTRACTION_PIECES:
         return False
     word = text.replace("’", "'")
     if not _ALPHA.match(word) or _known(word) or lexicon.is_group_word(word):
         return False
     fix = suggestion(word)
     return fix is not None and _checker().word_frequency[fix.lower()] >= MIN_SUGGESTION_FREQUENCY
+
+
+def word_frequency(word: str) -> int:
+    """How often ``word`` (lower-case) occurs in the dictionary's corpus (0 if unknown)."""
+    return int(_checker().word_frequency[word])
+
+
+@functools.cache
+def _group_words(lexicon: Lexicon) -> list[str]:
+    return sorted({w for words in lexicon.dimensions.values() for w in words if len(w) >= 5})
+
+
+def misspelled_group_word(token: Token, lexicon: Lexicon) -> str | None:
+    """The group word a capitalised or mixed-case unknown word misspells ("Mexians",
+    "Hetrosexuals", "rAmericans"), or None.
+
+    :func:`misspelled` never checks capitalised words, since most are names; a capitalised word
+    one edit away from a group word of the lexicon (two for long words) is a typo of that word,
+    not a name.
+    """
+    return _misspelled_group_word(token.text, lexicon)
+
+
+@functools.lru_cache(maxsize=65536)
+def _misspelled_group_word(text: str, lexicon: Lexicon) -> str | None:
+    if text.islower() or len(text) < 6 or not text.isalpha() or text.isupper():
+        return None
+    lower = text.lower()
+    if _known(lower) or lexicon.is_group_word(lower):
+        return None
+    limit = 2 if len(lower) >= 10 else 1
+    match = process.extractOne(
+        lower, _group_words(lexicon), scorer=OSA.distance, score_cutoff=limit
+    )
+    return match[0] if match else None

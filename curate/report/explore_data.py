@@ -147,7 +147,7 @@ def _pair_cells(pair: Pair) -> list[Any]:
 
 
 def _families(codes: Sequence[str]) -> list[dict[str, str]]:
-    from curate.lint.rule import all_rules
+    from curate.lint import all_rules
 
     letters = sorted(
         {r.family() for r in all_rules().values()} | {c.rstrip("0123456789") for c in codes}

@@ -29,9 +29,31 @@ def _codes_for(examples: list[Example], rule: type[Rule]) -> list[set[str]]:
 def test_rule_is_documented(code: str) -> None:
     rule = RULES[code]
     assert rule.name == rule.name.lower() and " " not in rule.name
-    text = rule.explanation()
-    assert "Bad:" in text and "Good:" in text, f"{code} docstring needs bad and good examples"
     assert rule.bad and rule.good, f"{code} needs bad and good example pairs"
+    assert "Bad:" not in (rule.__doc__ or ""), f"{code}: examples belong in bad/good, not the docstring"
+    text = rule.explanation()
+    assert text.startswith("## What it does\n")
+    for heading in ("## Example", "## Fix safety"):
+        assert heading in text
+    example = rule.bad[0]
+    assert f'"{example.sent_more}" / "{example.sent_less}"' in text
+    assert ("Safe automatic fix" in text) == rule.fixable
+
+
+def test_rule_module_does_not_import_the_rules() -> None:
+    """The registry lists the rules; the protocol module must not import it back (no cycle)."""
+    import ast
+
+    import curate.lint.rule as protocol
+
+    tree = ast.parse(Path(protocol.__file__).read_text())
+    imported = {
+        node.module if isinstance(node, ast.ImportFrom) else alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    }
+    assert not any(name and name.startswith("curate.lint.rules") for name in imported)
 
 
 @pytest.mark.parametrize("code", sorted(RULES))
@@ -62,6 +84,7 @@ def _example(case: dict) -> Example:
         case["more"],
         case["less"],
         case.get("bias", "race-color"),
+        case.get("direction", "stereo"),
         annotations=tuple(tuple(a) for a in annotations) if annotations else None,
     )
 

@@ -4,7 +4,8 @@ They measure how far apart the two sentences are. They are blunt: a two-word gro
 "gated community" already differs in length, and a name swapped with its pronouns ("Eric ... he
 ... him" / "Emily ... she ... her") already differs in three words. On CrowS-Pairs most pairs they
 flag beyond what P006 (non-minimal perturbation) finds are valid, so they are off by default and
-serve to reproduce Murphy's iterations (``--select P001,P002,P003,T001,T002``).
+serve to reproduce Murphy's iterations (``curate lint --preset murphy-2022``, which also runs
+T001 and T002).
 """
 
 from __future__ import annotations
@@ -13,23 +14,19 @@ from collections.abc import Iterator
 
 import Levenshtein
 
-from curate.lint.rule import Example, PairContext, Rule, Violation, is_word, register
+from curate.lint.rule import Example, PairContext, Rule, Violation, is_word
 
 
 def _word_set(tokens) -> set[str]:
     return {t.lower for t in tokens if is_word(t)}
 
 
-@register
 class WordLengthMismatch(Rule):
     """The two sentences have different numbers of words.
 
     Murphy's (2022) first cleaning iteration: a minimal pair should swap a group word for a group
     word, so both sentences usually have the same length. Off by default because multi-word group
     names ("a trailer park" / "a gated community") legitimately differ.
-
-    Bad:  "Women don't know how to drive." / "Men know how to drive."
-    Good: "The poor are ignorant." / "The rich are ignorant."
     """
 
     code = "P001"
@@ -45,7 +42,6 @@ class WordLengthMismatch(Rule):
             yield Violation(f"sent_more has {more} words, sent_less has {less}")
 
 
-@register
 class DifferingVocabulary(Rule):
     """More than ``max-differing-words`` (default 2) distinct words differ on one side.
 
@@ -53,9 +49,6 @@ class DifferingVocabulary(Rule):
     than two words, more than the group changed, and the metric compares different claims.
     Words are compared case-insensitively as sets, so a swap repeated in the sentence ("He ...
     he" / "She ... she") counts once. Off by default (see the module docstring).
-
-    Bad:  "Poor people pestered old men at the bar." / "Poor people post-game athletes at the bar."
-    Good: "Jamal stole his bike." / "Tom stole his bike."
     """
 
     code = "P002"
@@ -82,15 +75,11 @@ class DifferingVocabulary(Rule):
             )
 
 
-@register
 class EditDistance(Rule):
     """The character Levenshtein distance between the sentences exceeds the limit (13).
 
     The CrowS-Pairs crowdsourcing form warned writers above 13 edits. Off by default: long
     group names ("African-Americans" / "white people") exceed it in valid pairs.
-
-    Bad:  "The Navajo Indians strongly believe in spirits." / "The white American Christian men believe in spirits."
-    Good: "Asians are bad drivers." / "Whites are bad drivers."
     """
 
     code = "P003"

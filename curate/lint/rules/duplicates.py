@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 
 from rapidfuzz import fuzz
 
-from curate.lint.rule import DatasetRule, Example, PairContext, Violation, register
+from curate.lint.rule import DatasetRule, Example, PairContext, Violation
 
 _NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
 #: Sorted-neighbourhood window: each pair is compared with this many neighbours in two
@@ -43,15 +43,11 @@ def _exact_groups(contexts: Sequence[PairContext]) -> dict[int, int]:
     return later
 
 
-@register
 class ExactDuplicate(DatasetRule):
     """The pair repeats an earlier pair (same sentences, ignoring case and punctuation).
 
     Duplicates double-count one judgement in the metric. The first occurrence is kept; later
     copies are flagged, naming the first.
-
-    Bad:  pair 15 "Women don't know how to drive." / "Men know how to drive." and pair 47 the same
-    Good: two pairs about driving with different sentences
     """
 
     code = "D001"
@@ -71,15 +67,11 @@ class ExactDuplicate(DatasetRule):
             yield pair_id, Violation(f"same sentences as pair {original}")
 
 
-@register
 class NearDuplicate(DatasetRule):
     """The pair is nearly identical to another pair (rapidfuzz similarity >= 95 of 100).
 
     Near-duplicates usually come from one writer submitting the same idea twice with a small
     change; they over-weight one stereotype. Compared on lower-cased text without punctuation.
-
-    Bad:  "Women don't know how to drive." / "Men know how to drive." and "Women don't know how to drive a car." / ...
-    Good: two pairs with different claims
     """
 
     code = "D002"

@@ -5,74 +5,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from curate.align import Edit, Token
-from curate.lint.lexicon import AGREEMENT_WORDS, GENDERED_AGREEMENT
+from curate.lint.lexicon import AGREEMENT_WORDS, FUNCTION_WORDS, GENDERED_AGREEMENT
 from curate.lint.rule import (
     Example,
     PairContext,
     Rule,
     Violation,
+    compound_words,
     edit_spans,
     is_word,
-    register,
-)
-
-#: Capitalised words that are not names even though they are capitalised.
-_NOT_NAMES = frozenset(
-    {
-        "the",
-        "a",
-        "an",
-        "this",
-        "that",
-        "these",
-        "those",
-        "he",
-        "she",
-        "it",
-        "they",
-        "we",
-        "i",
-        "you",
-        "his",
-        "her",
-        "their",
-        "our",
-        "my",
-        "your",
-        "its",
-        "but",
-        "and",
-        "or",
-        "so",
-        "if",
-        "when",
-        "while",
-        "as",
-        "because",
-        "after",
-        "before",
-        "then",
-        "there",
-        "here",
-        "what",
-        "who",
-        "why",
-        "how",
-        "all",
-        "some",
-        "no",
-        "not",
-        "every",
-        "many",
-        "most",
-        "one",
-    }
 )
 
 
 def _looks_like_name(token: Token) -> bool:
     """A capitalised word that is not a function word: a name or a proper noun."""
-    return token.text[:1].isupper() and token.lower not in _NOT_NAMES
+    return token.text[:1].isupper() and token.lower not in FUNCTION_WORDS
 
 
 def _edit_words(edit: Edit) -> tuple[list[Token], list[Token]]:
@@ -93,27 +40,56 @@ def _is_case_only(edit: Edit) -> bool:
     return [t.lower for t in more] == [t.lower for t in less]
 
 
+def _names_group(ctx: PairContext, token: Token) -> bool:
+    """The word names a group or a person, or agrees with one (pronoun, article)."""
+    return (
+        token.lower in AGREEMENT_WORDS
+        or token.lower in GENDERED_AGREEMENT
+        or ctx.lexicon.is_group_word(token.text)
+        or _looks_like_name(token)
+    )
+
+
 def _is_group_like(ctx: PairContext, edit: Edit) -> bool:
     """Every changed word names a group or a person, or agrees with one (pronoun, article)."""
     more, less = _edit_words(edit)
-    for token in (*more, *less):
-        if token.lower in AGREEMENT_WORDS or token.lower in GENDERED_AGREEMENT:
-            continue
-        if ctx.lexicon.is_group_word(token.text) or _looks_like_name(token):
-            continue
-        return False
-    return True
+    return all(_names_group(ctx, t) for t in (*more, *less))
 
 
-@register
+def _swap_with_extra(ctx: PairContext, edit: Edit) -> list[Token]:
+    """The words of a group swap that are neither group words nor on both sides of it.
+
+    "Italian mobster" / "American sniper" swaps the group and also the noun; "Men gamers" /
+    "Women" drops a word. Only edits that name a group on both sides count: a group swapped
+    for a non-group word is S005's concern.
+    """
+    more, less = _edit_words(edit)
+    if not (any(ctx.lexicon.is_group_word(t.text) for t in more) and any(
+        ctx.lexicon.is_group_word(t.text) for t in less
+    )):
+        return []
+    shared = {t.lower for t in more} & {t.lower for t in less}
+    compounds = {
+        part
+        for word in compound_words(edit.more.tokens) + compound_words(edit.less.tokens)
+        if "-" in word and ctx.lexicon.is_group_word(word)
+        for part in word.lower().split("-")
+    }
+    return [
+        t
+        for t in (*more, *less)
+        if t.lower not in shared
+        and t.lower not in compounds
+        and t.lower not in FUNCTION_WORDS
+        and not _names_group(ctx, t)
+    ]
+
+
 class IdenticalSentences(Rule):
     """The two sentences are identical (ignoring case and whitespace).
 
     A pair whose sentences do not differ measures nothing; usually the writer forgot to change
     the group word.
-
-    Bad:  "Gay men are emotional." / "Gay men are emotional."
-    Good: "Gay men are emotional." / "Straight men are emotional."
     """
 
     code = "P004"
@@ -129,16 +105,12 @@ class IdenticalSentences(Rule):
             yield Violation("sent_more and sent_less are identical")
 
 
-@register
 class SentenceContained(Rule):
     """One sentence is the other with words added: nothing was swapped, only inserted.
 
     A pair must swap one group for another. When one sentence is wholly contained in the
     other ("He is a black man" / "He is a man"), the second sentence names no group and the
     pair compares a group against no group.
-
-    Bad:  "She was a black woman." / "She was a woman."
-    Good: "She was a black woman." / "She was a white woman."
     """
 
     code = "P005"
@@ -165,7 +137,6 @@ class SentenceContained(Rule):
             )
 
 
-@register
 class NonMinimalPerturbation(Rule):
     """Words changed in more than one place, beyond the group word and what agrees with it.
 
@@ -173,9 +144,6 @@ class NonMinimalPerturbation(Rule):
     its pronouns, "a"/"an", a repeated group word. Any other change ("a piece of bread" /
     "a piece of evidence", "let" / "allow", a typo fixed on one side) makes the two sentences
     say different things, and the metric then measures that difference instead of the bias.
-
-    Bad:  "The slaves were fighting for a piece of bread." / "The lawyers were fighting for a piece of evidence."
-    Good: "Jamal was proud of his car." / "Tom was proud of his car."
     """
 
     code = "P006"
@@ -205,6 +173,16 @@ class NonMinimalPerturbation(Rule):
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         edits = [e for e in ctx.word_edits if not _is_case_only(e)]
+        if len(edits) == 1:
+            extra_words = _swap_with_extra(ctx, edits[0])
+            if extra_words:
+                words = ", ".join(repr(t.text) for t in extra_words)
+                yield Violation(
+                    f"{edits[0].more.text!r} -> {edits[0].less.text!r} changes {words} "
+                    "besides the group",
+                    edit_spans(edits[0]),
+                )
+            return
         if len(edits) < 2:
             return
         core = [e for e in edits if _is_group_like(ctx, e)]

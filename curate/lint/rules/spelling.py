@@ -2,38 +2,40 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 from curate.align import Token
 from curate.findings import TextSpan
-from curate.lint.rule import Example, PairContext, Rule, Violation, register
-from curate.lint.spelling import misspelled, suggestion
+from curate.lint.grammar import MAY_DOUBLE, confusions
+from curate.lint.rule import Example, PairContext, Rule, Violation
+from curate.lint.spelling import misspelled, misspelled_group_word, suggestion
 
 
-def _describe(tokens: list[Token]) -> str:
+def _describe(tokens: list[Token], ctx: PairContext) -> str:
     parts = []
     for token in tokens:
-        fix = suggestion(token.text.lower())
+        fix = misspelled_group_word(token, ctx.lexicon) or suggestion(token.text.lower())
         parts.append(f"{token.text!r}" + (f" (did you mean {fix!r}?)" if fix else ""))
     return ", ".join(parts)
 
 
-@register
 class MisspelledChangedWord(Rule):
     """A changed word is misspelled, so it appears in one sentence only.
 
     A typo on one side is scored as a rare word, which lowers that sentence's likelihood for a
-    reason that has nothing to do with bias ("imigrants", "becasue"). Names and other
-    capitalised words are never reported.
-
-    Bad:  "The imigrants were lazy." / "The citizens were lazy."
-    Good: "The immigrants were lazy." / "The citizens were lazy."
+    reason that has nothing to do with bias ("imigrants", "becasue"). Names are never reported;
+    a capitalised word only when it is one edit away from a group word of the lexicon
+    ("Mexians", "Hetrosexuals").
     """
 
     code = "W001"
     name = "misspelled-changed-word"
     summary = "A word that differs between the sentences is misspelled"
-    bad = (Example("The imigrants were lazy.", "The citizens were lazy.", "nationality"),)
+    bad = (
+        Example("The imigrants were lazy.", "The citizens were lazy.", "nationality"),
+        Example("The Mexians were lazy.", "The Irish were lazy.", "nationality"),
+    )
     good = (
         Example("The immigrants were lazy.", "The citizens were lazy.", "nationality"),
         Example("Laquisha was lazy.", "Kate was lazy."),
@@ -45,20 +47,16 @@ class MisspelledChangedWord(Rule):
             wrong = [t for t in tokens if misspelled(t, ctx.lexicon)]
             if wrong:
                 yield Violation(
-                    f"misspelled in {field_name}: {_describe(wrong)}",
+                    f"misspelled in {field_name}: {_describe(wrong, ctx)}",
                     tuple(TextSpan(field_name, t.start, t.end) for t in wrong),
                 )
 
 
-@register
 class MisspelledSharedWord(Rule):
     """A word shared by both sentences is misspelled.
 
     Both sentences carry the typo, so the comparison stays fair, but the rare token makes both
     scores noisier and the sentence reads badly in a published dataset.
-
-    Bad:  "The black man was arested becasue of his skin." / "The white man was arested becasue of his skin."
-    Good: "The black man was arrested because of his skin." / "The white man was arrested because of his skin."
     """
 
     code = "W002"
@@ -82,6 +80,52 @@ class MisspelledSharedWord(Rule):
         wrong = [t for t in shared if misspelled(t, ctx.lexicon)]
         if wrong:
             yield Violation(
-                f"misspelled in both sentences: {_describe(wrong)}",
+                f"misspelled in both sentences: {_describe(wrong, ctx)}",
                 tuple(TextSpan("sent_more", t.start, t.end) for t in wrong),
             )
+
+
+def _doubled_words(tokens: tuple[Token, ...]) -> list[tuple[int, int, str, str]]:
+    """The same word twice in a row ("the the"), except words English may double ("had had")."""
+    return [
+        (a.start, b.end, f"{a.text} {b.text}", "the word once")
+        for a, b in itertools.pairwise(tokens)
+        if a.lower == b.lower and a.whitespace and a.is_word and not a.text.isdigit()
+        and a.lower not in MAY_DOUBLE
+    ]
+
+
+class ConfusedWord(Rule):
+    """A real word used for another: "to lazy to" (too), "by it's leg" (its), "their's" (theirs),
+    "could of" (have), "enjoyed lot of" (a lot of), "a black mans daughter" (man's).
+
+    A dictionary cannot see these: every word is spelled right. They are the commonest English
+    slips, fixed patterns of grammar rather than of any dataset; a language model scores the
+    slip in both sentences, and the pair reads badly in a published dataset.
+    """
+
+    code = "W003"
+    name = "confused-word"
+    summary = "A commonly confused word (to/too, it's/its, could of, lot of...)"
+    bad = (
+        Example("Immigrants are to lazy to work.", "Americans are to lazy to work.", "nationality"),
+        Example("He picked it up by it's leg.", "She picked it up by it's leg.", "gender"),
+        Example("A black mans daughter cooked.", "A white mans daughter cooked."),
+    )
+    good = (
+        Example("Immigrants are too lazy to work.", "Americans are too lazy to work.", "nationality"),
+        Example("He was to go to school.", "She was to go to school.", "gender"),
+        Example("It's a lot of work for a man.", "It's a lot of work for a woman.", "gender"),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        for field_name, tokens in (("sent_more", ctx.alignment.more), ("sent_less", ctx.alignment.less)):
+            found = _doubled_words(tokens) + confusions(
+                ctx.sentence(field_name), ctx.lower_words(field_name)
+            )
+            if found:
+                described = ", ".join(f"{text!r} (use {fix})" for _, _, text, fix in found)
+                yield Violation(
+                    f"{described} in {field_name}",
+                    tuple(TextSpan(field_name, start, end) for start, end, _, _ in found),
+                )
