@@ -56,11 +56,17 @@ class RoundTasks:
 
 
 def round_tasks(
-    files: rounds.RoundFiles, findings_path: Path, data_path: Path, *, shuffle: bool
+    files: rounds.RoundFiles,
+    findings_path: Path,
+    data_path: Path,
+    *,
+    shuffle: bool,
+    input_format: str | None = None,
 ) -> RoundTasks:
-    """One task per flagged pair of ``data_path``; an error when nothing is flagged."""
+    """One task per flagged pair of ``data_path`` (any shape; ``input_format`` forces one);
+    an error when nothing is flagged."""
     findings = read_findings(findings_path)
-    pairs = read_pairs(data_path)
+    pairs = read_pairs(data_path, input_format)
     tasks = build_tasks(pairs, findings, files.name, shuffle=shuffle, source=str(data_path))
     if not tasks:
         raise InputError(f"{findings_path}: no findings, so there is nothing to push")

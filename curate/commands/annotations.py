@@ -22,9 +22,11 @@ from curate.annotate.labelstudio import DEFAULT_TIMEOUT, KEY_ENV, URL_ENV, Label
 from curate.annotate.push import PushResult, project_title, push_round, round_tasks
 from curate.annotate.vote import VoteRule, summary, tally
 from curate.commands.common import (
+    INPUT_FORMAT,
     ReportFormat,
     config,
     data_path,
+    dataset_format,
     err,
     handles_errors,
     out,
@@ -94,8 +96,10 @@ def push(
     data: Path | None = typer.Option(
         None,
         "--data",
-        help="The CrowS-Pairs CSV the findings are about. Default: \\[tool.curate] data.",
+        help="The dataset the findings are about, in any shape (see --input-format). "
+        "Default: \\[tool.curate] data.",
     ),
+    input_format: str | None = INPUT_FORMAT,
     title: str | None = PROJECT_TITLE,
     project_id: int | None = PROJECT_ID,
     to_file: bool = typer.Option(
@@ -124,6 +128,7 @@ def push(
     does not deduplicate imports, so the project's tasks are listed first and only new pair ids
     are imported: pushing twice creates no duplicates.
     """
+    input_format = dataset_format(input_format)
     cfg = config()
     files = rounds.round_files(cfg, round_name)
     if findings_path is None:
@@ -133,7 +138,13 @@ def push(
                 f"{findings_path}: no such file; pass --findings FILE "
                 "(the JSON lines of `curate lint --format jsonl`)"
             )
-    tasks = round_tasks(files, findings_path, data_path(data, cfg), shuffle=not keep_order)
+    tasks = round_tasks(
+        files,
+        findings_path,
+        data_path(data, cfg),
+        shuffle=not keep_order,
+        input_format=input_format,
+    )
     config_path = rounds.label_config_path(cfg, label_config)
     rel_tasks = shown_path(files.tasks, cfg.root)
     if to_file:
