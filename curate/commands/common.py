@@ -11,6 +11,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from curate.config import Config, fetched_data, load_config
 from curate.errors import CurateError, InputError, UsageError
@@ -104,8 +105,6 @@ def load_dataset(path: Path, input_format: str | None = None) -> Dataset:
 
 def print_warnings(dataset: Dataset) -> Dataset:
     """Print the reader's warnings about ``dataset`` on stderr; return it."""
-    from rich.markup import escape
-
     for warning in dataset.warnings:
         err.print(f"warning: {escape(warning)}")
     return dataset
@@ -119,7 +118,8 @@ def handles_errors(func: Callable[P, R]) -> Callable[P, R]:
         try:
             return func(*args, **kwargs)
         except CurateError as exc:
-            err.print(f"[bold red]error:[/] {exc}", markup=True, highlight=False)
+            # the message names files and recipe tables ("[source].format"): not markup
+            err.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
             raise typer.Exit(exc.exit_code) from None
         except KeyboardInterrupt:
             err.print("interrupted; no partial output was written")
