@@ -287,5 +287,7 @@ def diff(
         return
     if summary_only:
         out.print(format_summary(result), markup=False)
+        if result.not_compared:
+            out.print(not_compared_note(result), markup=False)
         return
     out.print(_styled(result), end="")
