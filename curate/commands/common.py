@@ -51,7 +51,7 @@ INPUT_FORMAT = typer.Option(
 )
 #: ``--input-format`` of the commands that compare two versions: one shape for both, or
 #: ``BEFORE,AFTER`` with ``auto`` for a side that is detected.
-INPUT_FORMATS_OPTION = typer.Option(
+VERSIONS_INPUT_FORMAT = typer.Option(
     None,
     "--input-format",
     metavar="FORMAT[,FORMAT]",

@@ -16,7 +16,7 @@ from rich.table import Table
 
 from curate.commands.common import (
     DEFAULT_SCORE_CACHE,
-    INPUT_FORMATS_OPTION,
+    VERSIONS_INPUT_FORMAT,
     config,
     dataset_formats,
     err,
@@ -82,7 +82,7 @@ def diff_report(
         2000, "--bootstrap", min=1, help="Bootstrap resamples for the confidence intervals."
     ),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap resampling."),
-    input_format: str | None = INPUT_FORMATS_OPTION,
+    input_format: str | None = VERSIONS_INPUT_FORMAT,
 ) -> None:
     """Score two versions with each model and report what the revision changed.
 

@@ -12,8 +12,8 @@ from rich.text import Text
 
 from curate.commands.common import (
     INPUT_FORMAT,
-    INPUT_FORMATS_OPTION,
     OUTPUT_FORMAT,
+    VERSIONS_INPUT_FORMAT,
     ReportFormat,
     config,
     dataset_format,
@@ -261,7 +261,7 @@ def diff(
     b: str = typer.Argument(
         ..., help="New version: a version, 'raw', or a dataset file in any shape."
     ),
-    input_format: str | None = INPUT_FORMATS_OPTION,
+    input_format: str | None = VERSIONS_INPUT_FORMAT,
     fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Output format."),
     summary_only: bool = typer.Option(
         False, "--summary", help="Print only the counts of added, dropped and edited pairs."
