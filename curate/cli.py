@@ -15,6 +15,7 @@ from curate import __version__
 from curate.commands import annotations as annotations_commands
 from curate.commands import data as data_commands
 from curate.commands import diff_report as diff_report_commands
+from curate.commands import explore as explore_commands
 from curate.commands import lint as lint_commands
 from curate.commands import release as release_commands
 from curate.commands import score as score_commands
@@ -55,6 +56,7 @@ lint_commands.register(app)
 release_commands.register(app)
 score_commands.register(app)
 diff_report_commands.register(app)
+explore_commands.register(app)
 
 
 def main() -> None:

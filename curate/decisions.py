@@ -4,6 +4,10 @@ JSON lines: ``{"pair_id", "action", "sent_more"?, "sent_less"?, "bias_type"?, "d
 "votes", "n_annotators", "round", "reason"?}``. ``action`` is ``keep``, ``fix`` (new sentences),
 ``drop``, ``relabel`` (new bias_type and/or direction) or ``undecided``. Decisions come from an
 annotation round's tally or are written by hand (then ``reason`` says why).
+
+Reading validates every record against :class:`DecisionRecord` (see :mod:`curate.records`):
+strict types, no unknown fields, new sentences that are one line of text without control
+characters, votes at most two levels deep.
 """
 
 from __future__ import annotations
@@ -11,13 +15,29 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from curate.jsonl import read_jsonl, write_jsonl
 from curate.pairs import BIAS_TYPES, DIRECTIONS
+from curate.records import Count, Label, Name, PairId, Record, Scalar, Sentence, Text, validate
 
 ACTIONS = ("keep", "fix", "drop", "relabel", "undecided")
 _OPTIONAL = ("sent_more", "sent_less", "bias_type", "direction", "reason")
+
+
+class DecisionRecord(Record):
+    """The JSON schema of one decision line (the meaning is checked by :class:`Decision`)."""
+
+    pair_id: PairId
+    action: Literal["keep", "fix", "drop", "relabel", "undecided"]
+    votes: dict[Name, Scalar | dict[Name, Scalar]] | None = None
+    n_annotators: Count = 0
+    round: Label = ""
+    sent_more: Sentence | None = None
+    sent_less: Sentence | None = None
+    bias_type: Name | None = None
+    direction: Name | None = None
+    reason: Text | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,20 +80,15 @@ class Decision:
 
     @classmethod
     def from_dict(cls, record: dict[str, Any]) -> Decision:
-        if "pair_id" not in record or "action" not in record:
-            raise ValueError("decision needs pair_id and action")
-        if not isinstance(record["pair_id"], int) or isinstance(record["pair_id"], bool):
-            raise ValueError(f"pair_id must be an integer, got {record['pair_id']!r}")
-        unknown = set(record) - {"pair_id", "action", "votes", "n_annotators", "round", *_OPTIONAL}
-        if unknown:
-            raise ValueError(f"unknown decision fields: {', '.join(sorted(unknown))}")
+        """A decision from its JSON object; a ValueError naming the field if it is malformed."""
+        valid: DecisionRecord = validate(DecisionRecord, record, "decision")
         return cls(
-            pair_id=record["pair_id"],
-            action=str(record["action"]),
-            votes=dict(record.get("votes") or {}),
-            n_annotators=int(record.get("n_annotators", 0)),
-            round=str(record.get("round", "")),
-            **{k: record[k] for k in _OPTIONAL if record.get(k) is not None},
+            pair_id=valid.pair_id,
+            action=valid.action,
+            votes=dict(valid.votes or {}),
+            n_annotators=valid.n_annotators,
+            round=valid.round,
+            **{k: getattr(valid, k) for k in _OPTIONAL if getattr(valid, k) is not None},
         )
 
 

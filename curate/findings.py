@@ -3,6 +3,10 @@
 JSON lines: ``{"pair_id", "code", "rule", "message", "spans"?, "fix"?}``. ``spans`` locate the
 defect as ``{"field": "sent_more"|"sent_less", "start", "end"}`` character offsets; ``fix`` is a
 safe automatic fix as the new text of the fields it changes, e.g. ``{"sent_less": "..."}``.
+
+Reading validates every record against :class:`FindingRecord` (see :mod:`curate.records`):
+strict types, a rule code like ``S001``, offsets within bounds, fix texts that are sentences.
+Unknown keys are ignored, so the findings of a newer ``curate lint`` still read.
 """
 
 from __future__ import annotations
@@ -10,11 +14,46 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import ConfigDict, Field, model_validator
 
 from curate.jsonl import read_jsonl, write_jsonl
+from curate.records import MAX_SENTENCE_CHARS, Name, PairId, Record, Sentence, Text, validate
 
 SENTENCE_FIELDS = ("sent_more", "sent_less")
+
+SentenceField = Literal["sent_more", "sent_less"]
+Offset = Annotated[int, Field(ge=0, le=MAX_SENTENCE_CHARS)]
+#: Rule codes: a family letter and digits (``S001``); never markup or free text.
+Code = Annotated[str, Field(pattern=r"^[A-Z][A-Z0-9]{0,15}$")]
+
+
+class SpanRecord(Record):
+    """The JSON schema of one span."""
+
+    field: SentenceField
+    start: Offset
+    end: Offset
+
+    @model_validator(mode="after")
+    def _ordered(self) -> SpanRecord:
+        if self.start > self.end:
+            raise ValueError(f"start {self.start} is after end {self.end}")
+        return self
+
+
+class FindingRecord(Record):
+    """The JSON schema of one finding line."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    pair_id: PairId
+    code: Code
+    rule: Name
+    message: Text
+    spans: list[SpanRecord] = Field(default_factory=list)
+    fix: dict[SentenceField, Sentence] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,29 +94,15 @@ class Finding:
 
     @classmethod
     def from_dict(cls, record: dict[str, Any]) -> Finding:
-        missing = [k for k in ("pair_id", "code", "rule", "message") if k not in record]
-        if missing:
-            raise ValueError(f"finding lacks {', '.join(missing)}")
-        if not isinstance(record["pair_id"], int) or isinstance(record["pair_id"], bool):
-            raise ValueError(f"pair_id must be an integer, got {record['pair_id']!r}")
-        spans = tuple(
-            TextSpan(str(s["field"]), int(s["start"]), int(s["end"]))
-            for s in record.get("spans", ())
-        )
-        fix = record.get("fix")
-        if fix is not None and (
-            not isinstance(fix, dict)
-            or not set(fix) <= set(SENTENCE_FIELDS)
-            or not all(isinstance(v, str) for v in fix.values())
-        ):
-            raise ValueError(f"fix must map sent_more/sent_less to new text, got {fix!r}")
+        """A finding from its JSON object; a ValueError naming the field if it is malformed."""
+        valid: FindingRecord = validate(FindingRecord, record, "finding")
         return cls(
-            pair_id=record["pair_id"],
-            code=str(record["code"]),
-            rule=str(record["rule"]),
-            message=str(record["message"]),
-            spans=spans,
-            fix=fix,
+            pair_id=valid.pair_id,
+            code=valid.code,
+            rule=valid.rule,
+            message=valid.message,
+            spans=tuple(TextSpan(s.field, s.start, s.end) for s in valid.spans),
+            fix=dict(valid.fix) if valid.fix is not None else None,
         )
 
 

@@ -1,7 +1,10 @@
 """JSON-lines reading and writing shared by the record formats (findings, decisions, changes).
 
 Writing is atomic and deterministic (keys in a fixed order, UTF-8, one object per line);
-reading reports the file and line of the first malformed record.
+reading reports the file and line of the first malformed record: invalid JSON, a value that is
+not an object, ``NaN``/``Infinity`` (not JSON), an integer too long to be a number, nesting
+deeper than :data:`MAX_DEPTH`, or a record its parser (a pydantic model, see
+:mod:`curate.records`) refuses, naming the field.
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ from curate.pairs import read_text_utf8
 
 T = TypeVar("T")
 
+#: No record format nests deeper than this; deeper input is refused before it is parsed.
+MAX_DEPTH = 32
+
 
 def dumps_line(record: dict[str, Any]) -> str:
     """One record as a compact JSON line (no trailing newline)."""
@@ -30,6 +36,46 @@ def write_jsonl(path: Path, records: Iterable[dict[str, Any]]) -> None:
             handle.write(dumps_line(record) + "\n")
 
 
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _depth(line: str) -> int:
+    """The deepest bracket nesting of a JSON text, outside strings (cheap, no recursion)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in line:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def loads_record(line: str) -> Any:
+    """Parse one JSON line strictly; a ValueError saying what is wrong otherwise."""
+    if line.count("[") + line.count("{") > MAX_DEPTH and _depth(line) > MAX_DEPTH:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+    try:
+        return json.loads(line, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise ValueError(f"not valid JSON ({exc})") from None
+
+
 def read_jsonl_objects(path: Path, name: str | None = None) -> list[tuple[int, dict[str, Any]]]:
     """The JSON objects of a JSON-lines file with their line numbers (blank lines skipped).
 
@@ -38,13 +84,14 @@ def read_jsonl_objects(path: Path, name: str | None = None) -> list[tuple[int, d
     path = Path(path)
     label = name or str(path)
     objects: list[tuple[int, dict[str, Any]]] = []
-    for number, line in enumerate(read_text_utf8(path).splitlines(), start=1):
+    # split("\n"), not splitlines(): U+2028 and friends are valid inside JSON strings.
+    for number, line in enumerate(read_text_utf8(path).split("\n"), start=1):
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{label}: line {number}: not valid JSON ({exc.msg})") from None
+            value = loads_record(line)
+        except ValueError as exc:
+            raise InputError(f"{label}: line {number}: {exc}") from None
         if not isinstance(value, dict):
             raise InputError(f"{label}: line {number}: expected a JSON object")
         objects.append((number, value))

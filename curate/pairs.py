@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from curate.errors import InputError
-from curate.fileio import atomic_writer
+from curate.fileio import atomic_writer, read_input_bytes
 
 #: THE pair schema: the upstream CSV columns, in order, and the :class:`Pair` field each holds.
 #: Every other module derives its columns, field lists and rows from this table (see
@@ -266,7 +266,7 @@ def read_text_utf8(path: Path) -> str:
     """Read a file as UTF-8, naming the file and byte offset of the first invalid byte."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        data = read_input_bytes(path)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:

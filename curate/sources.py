@@ -20,10 +20,12 @@ from pathlib import Path
 from typing import BinaryIO
 
 from curate.errors import ChecksumError, FetchError, InputError, UsageError
-from curate.fileio import sha256_file
+from curate.fileio import check_output_path, open_input, protect, read_input_bytes, sha256_file
 
 MIRROR_ENV = "CURATE_DATA_MIRROR"
 REQUIRED_KEYS = ("file", "url", "sha256", "license", "citation")
+#: URL schemes fetch can read; anything else with ``://`` is refused, not taken for a path.
+URL_SCHEMES = ("http", "https", "file")
 _CHUNK = 1 << 16
 
 #: Called with (bytes done, total bytes or None) while a fetch runs.
@@ -54,13 +56,13 @@ class FetchResult:
 
 def load_sources(path: Path) -> dict[str, Source]:
     """Read the registry; every entry needs file, url, sha256, license and citation."""
+    if not os.path.lexists(path):
+        raise InputError(f"{path}: no such file; the source registry is data/raw/sources.toml")
     try:
-        table = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(
-            f"{path}: no such file; the source registry is data/raw/sources.toml"
-        ) from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        table = tomllib.loads(read_input_bytes(path).decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 (byte offset {exc.start})") from None
+    except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{path}: invalid TOML ({exc})") from None
     sources: dict[str, Source] = {}
     for name, entry in table.items():
@@ -80,6 +82,8 @@ def load_sources(path: Path) -> dict[str, Source]:
             description=str(entry.get("description", "")),
             **{k: entry[k] for k in REQUIRED_KEYS},
         )
+        protect(path.parent / entry["file"])  # no output of this process may replace it
+    protect(path)
     return sources
 
 
@@ -97,11 +101,38 @@ def status(source: Source, dest_dir: Path) -> str:
     path = dest_dir / source.file
     if not path.is_file():
         return "missing"
-    return "verified" if sha256_file(path) == source.sha256 else "checksum mismatch"
+    try:
+        digest = sha256_file(path)
+    except OSError:
+        return "unreadable"
+    return "verified" if digest == source.sha256 else "checksum mismatch"
 
 
 def _is_url(origin: str) -> bool:
-    return urllib.parse.urlsplit(origin).scheme in {"http", "https", "file"}
+    """Whether ``origin`` is a URL (``scheme://...``); an unsupported scheme is a usage error.
+
+    Only ``://`` makes a URL, so a local file named ``a:b.csv`` stays a path.
+    """
+    if "://" not in origin:
+        return False
+    scheme = urllib.parse.urlsplit(origin).scheme.lower()
+    if scheme not in URL_SCHEMES:
+        shown = scheme or origin.split("://", 1)[0]
+        raise UsageError(
+            f"--from {origin}: unsupported URL scheme {shown!r}; use "
+            f"{', '.join(s + '://' for s in URL_SCHEMES)} or a local path"
+        )
+    return scheme != "file"
+
+
+def _file_url_path(origin: str) -> str:
+    """The local path of a ``file://`` URL (read like any other local path)."""
+    parts = urllib.parse.urlsplit(origin)
+    if parts.scheme.lower() != "file":
+        return origin
+    if parts.netloc not in ("", "localhost"):
+        raise UsageError(f"--from {origin}: a file:// URL must name a local file (no host)")
+    return urllib.request.url2pathname(parts.path)
 
 
 def resolve_origin(source: Source, origin: str | None) -> str:
@@ -113,7 +144,7 @@ def resolve_origin(source: Source, origin: str | None) -> str:
     chosen = origin or os.environ.get(MIRROR_ENV) or source.url
     if _is_url(chosen):
         return chosen
-    path = Path(chosen).expanduser()
+    path = Path(_file_url_path(chosen)).expanduser()
     if path.is_dir():
         path = path / source.file
     return str(path)
@@ -133,6 +164,21 @@ def _copy_stream(
     return digest.hexdigest()
 
 
+def _copy_local(
+    source: Source, path: Path, out: BinaryIO, progress: ProgressCallback | None
+) -> str:
+    """Copy a local file into ``out``; every reason it cannot be read is one FetchError."""
+    try:
+        with open_input(path) as src:
+            size = os.fstat(src.fileno()).st_size or None
+            try:
+                return _copy_stream(src, out, size, progress)
+            except OSError as exc:
+                raise FetchError(f"{source.name}: cannot read {path} ({exc.strerror})") from None
+    except InputError as exc:
+        raise FetchError(f"{source.name}: cannot copy from {exc}") from None
+
+
 def fetch(
     source: Source,
     dest_dir: Path,
@@ -147,8 +193,13 @@ def fetch(
     resolved = resolve_origin(source, origin)
     if not force and status(source, dest_dir) == "verified":
         return FetchResult(dest, str(dest), "already present")
-    dest_dir.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{source.file}.", suffix=".part", dir=dest_dir)
+    # The pinned file itself may be replaced (by verified bytes only), nothing but a file.
+    check_output_path(dest, replaces_input=True, replaces_pinned=True)
+    try:
+        dest_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{source.file}.", suffix=".part", dir=dest_dir)
+    except OSError as exc:
+        raise FetchError(f"{source.name}: cannot write into {dest_dir} ({exc.strerror})") from None
     tmp = Path(tmp_name)
     try:
         with os.fdopen(fd, "wb") as out:
@@ -170,11 +221,7 @@ def fetch(
                     ) from None
             else:
                 action = "copied"
-                path = Path(resolved)
-                if not path.is_file():
-                    raise FetchError(f"{source.name}: {path} does not exist or is not a file")
-                with open(path, "rb") as src:
-                    digest = _copy_stream(src, out, path.stat().st_size, progress)
+                digest = _copy_local(source, Path(resolved), out, progress)
         if digest != source.sha256:
             raise ChecksumError(
                 f"{source.name}: checksum mismatch for {resolved}: got sha256 {digest}, "

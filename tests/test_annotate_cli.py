@@ -1,4 +1,5 @@
-"""``curate annotations`` without a server: the file-only round, option errors and timeouts."""
+"""``curate annotations`` without a server: the file-only round, rule precision over rounds and
+the precision-ordered push, option errors and timeouts."""
 
 from __future__ import annotations
 
@@ -30,13 +31,13 @@ def run(*args: str, url: str | None = None, key: str | None = None) -> Result:
     return runner.invoke(app, ["annotations", *args], env={URL_ENV: url, KEY_ENV: key})
 
 
-def ui_export(tasks: list[dict]) -> list[dict]:
-    """What Label Studio's JSON export of these tasks looks like once the scenario is annotated."""
+def ui_export(tasks: list[dict], plan: dict[int, list[sc.Ann]] = sc.PLAN) -> list[dict]:
+    """What Label Studio's JSON export of these tasks looks like once the plan is annotated."""
     users = {letter: 10 + i for i, letter in enumerate(sc.ANNOTATORS)}
     export, annotation_id = [], 0
     for task_id, task in enumerate(tasks, start=100):
         annotations = []
-        for ann in sc.PLAN.get(task["data"]["pair_id"], []):
+        for ann in plan.get(task["data"]["pair_id"], []):
             annotation_id += 1
             annotations.append(
                 {
@@ -81,10 +82,111 @@ def test_file_only_round(root: Path) -> None:
     decisions = [json.loads(line) for line in (rdir / "decisions.jsonl").read_text().splitlines()]
     sc.check_decisions(decisions, sc.EXPECTED)
 
+    precision = report["rule_precision"]
+    assert precision["rounds"] == ["r1"] and precision["confidence"] == 0.95
+    assert sorted(precision["rules"]) == ["P001", "W001"]
+    for code, expected in sc.R1_PRECISION.items():
+        sc.check_precision(precision["rules"][code], expected)
+    sc.check_precision(precision["any_rule"], sc.R1_ANY_RULE)
+    assert precision["rules"]["P001"]["actions"] == {
+        "keep": 1, "fix": 2, "drop": 2, "relabel": 2, "undecided": 3
+    }  # fmt: skip
+    stored = json.loads((rdir / "agreement.json").read_text())
+    assert stored["rule_precision"] == precision
+
     result = run("tally", "--round", "r1")
     assert result.exit_code == 0, result.output
     assert "keep 1, fix 2, relabel 2, drop 2, undecided 3" in result.output
     assert "Fleiss kappa" in result.output and "0.586" in result.output
+    assert "Rule precision in round(s) r1" in result.output
+    # rule, flagged, decided, changed (fix/drop/relabel), precision, interval
+    assert table_row(result.output, "P001") == [
+        "P001", "10", "7", "6", "0.857", "[0.487, 0.974]"
+    ]  # fmt: skip
+    assert table_row(result.output, "W001") == ["W001", "1", "1", "1", "1.000", "[0.207, 1.000]"]
+
+
+def annotate_round(root: Path, name: str, plan: dict[int, list[sc.Ann]], *push: str) -> None:
+    """Push round ``name`` to a file, annotate it by ``plan``, pull the export and tally it."""
+    result = run("push", "--round", name, "--to-file", *push)
+    assert result.exit_code == 0, result.output
+    tasks = json.loads((root / "annotations" / "rounds" / name / "tasks.json").read_text())
+    export = root / f"export-{name}.json"
+    export.write_text(json.dumps(ui_export(tasks, plan)), encoding="utf-8")
+    run("pull", "--round", name, "--from", str(export))
+    result = run("tally", "--round", name)
+    assert result.exit_code == 0, result.output
+
+
+def table_row(output: str, first: str) -> list[str]:
+    """The cells of the text table row starting with ``first``."""
+    line = next(line for line in output.splitlines() if line.strip("│ ").startswith(first))
+    return [cell.strip() for cell in line.strip().strip("│").split("│")]
+
+
+def test_precision_of_earlier_rounds_orders_the_next_push(root: Path) -> None:
+    annotate_round(root, "r1", sc.PLAN)
+    write_findings(root / "r2.jsonl", sc.FINDINGS_R2)
+
+    # Without a limit every flagged pair is pushed, in the order of r1's rule precision.
+    result = run("push", "--round", "r2", "--to-file", "--findings", "r2.jsonl", "--order", "precision")
+    assert result.exit_code == 0, result.output
+    assert "by rule precision in round(s) r1" in result.output
+    assert "P001 0.86 [0.49, 0.97]; T002 unmeasured; W001 1.00 [0.21, 1.00]" in result.output
+    tasks = json.loads((root / "annotations" / "rounds" / "r2" / "tasks.json").read_text())
+    assert [t["data"]["pair_id"] for t in tasks] == [*sc.R2_ORDER_PRECISION, 0]
+
+    # With a budget of four pairs: the same order, cut after four.
+    args = ("--findings", "r2.jsonl", "--limit", "4")
+    (root / "annotations" / "rounds" / "r2" / "tasks.json").unlink()
+    annotate_round(root, "r2", sc.PLAN_R2, *args, "--order", "precision")
+    rdir = root / "annotations" / "rounds" / "r2"
+    tasks = json.loads((rdir / "tasks.json").read_text())
+    assert [t["data"]["pair_id"] for t in tasks] == sc.R2_ORDER_PRECISION
+    decisions = [json.loads(line) for line in (rdir / "decisions.jsonl").read_text().splitlines()]
+    sc.check_decisions(decisions, sc.EXPECTED_R2)
+
+    # The pair-id order with the same budget picks other pairs; pushing again adds nothing.
+    for _ in range(2):
+        result = run("push", "--round", "by-id", "--to-file", *args)
+        assert result.exit_code == 0, result.output
+        assert "5 flagged pair(s), the first 4 of the order selected" in result.output
+    tasks = json.loads((root / "annotations" / "rounds" / "by-id" / "tasks.json").read_text())
+    assert [t["data"]["pair_id"] for t in tasks] == sc.R2_ORDER_ID
+
+    # Both rounds pooled: one outcome per pair, the last round that decided it wins.
+    result = run("report", "--round", "r1", "--round", "r2", "--format", "json")
+    assert result.exit_code == 0, result.output
+    pooled = json.loads(result.output)
+    assert pooled["rounds"] == ["r1", "r2"] and sorted(pooled["rules"]) == ["P001", "W001"]
+    for code, expected in sc.POOLED_R1_R2.items():
+        sc.check_precision(pooled["rules"][code], expected)
+    result = run("report", "--round", "r2", "--round", "r1", "--format", "json")
+    sc.check_precision(json.loads(result.output)["rules"]["P001"], sc.POOLED_R2_R1_P001)
+
+    result = run("report", "--round", "r1", "--round", "r2")
+    assert result.exit_code == 0, result.output
+    assert table_row(result.output, "P001") == [
+        "P001", "10", "9", "8", "0.889", "[0.565, 0.980]"
+    ]  # fmt: skip
+    assert table_row(result.output, "W001") == ["W001", "2", "2", "2", "1.000", "[0.342, 1.000]"]
+    assert table_row(result.output, "any rule") == [
+        "any rule", "10", "9", "8", "0.889", "[0.565, 0.980]"
+    ]  # fmt: skip
+
+
+def test_precision_order_needs_a_tallied_round(root: Path) -> None:
+    result = run("push", "--round", "r1", "--to-file", "--order", "precision")
+    assert result.exit_code == 2, result.output
+    assert "--order precision needs a tallied earlier round" in " ".join(result.output.split())
+    result = run("push", "--round", "r1", "--to-file", "--prior-round", "r0")
+    assert result.exit_code == 2
+    assert "--prior-round only applies with --order precision" in result.output
+    result = run("push", "--round", "r2", "--to-file", "--order", "precision", "--prior-round", "r1")
+    assert result.exit_code == 2
+    assert "run `curate annotations pull --round r1` and `tally` first" in " ".join(
+        result.output.split()
+    )
 
 
 def test_push_merges_rounds_tasks(root: Path) -> None:
@@ -121,6 +223,9 @@ def test_push_merges_rounds_tasks(root: Path) -> None:
         ),
         (["tally", "--round", "r1"], None, None, "run `curate annotations pull --round r1` first"),
         (["pull", "--round", "r1", "--from", "nope.json"], None, None, "nope.json: no such file"),
+        (["report", "--round", "r1"], None, None, "run `curate annotations pull --round r1`"),
+        (["report", "--round", "r1", "--round", "r1"], None, None, "a round is named twice"),
+        (["push", "--round", "r1", "--limit", "0"], None, None, "--limit"),
     ],
 )
 def test_usage_errors(
@@ -154,3 +259,16 @@ def test_timeout_is_one_sentence(root: Path) -> None:
     assert result.exit_code == 2, result.output
     assert f"Label Studio at {url} did not answer within 0.5 s" in " ".join(result.output.split())
     assert KEY not in result.output
+
+
+def test_report_on_a_snapshot_without_rule_codes(root: Path) -> None:
+    """A snapshot pulled before curate kept the rule codes measures no rule, and says so."""
+    annotate_round(root, "r1", sc.PLAN)
+    path = root / "annotations" / "rounds" / "r1" / "annotations.json"
+    snapshot = json.loads(path.read_text())
+    for task in snapshot["tasks"]:
+        del task["finding_codes"]
+    path.write_text(json.dumps(snapshot), encoding="utf-8")
+    result = run("report", "--round", "r1")
+    assert result.exit_code == 0, result.output
+    assert "no pair of these rounds records a rule code" in " ".join(result.output.split())

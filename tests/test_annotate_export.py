@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -194,3 +195,23 @@ def test_snapshot_from_bad_dict() -> None:
         Snapshot.from_dict([], "a.json")
     with pytest.raises(InputError, match="malformed annotations snapshot"):
         Snapshot.from_dict({"round": "r", "tasks": [{"pair_id": 1}], "answers": []}, "a.json")
+
+
+def test_rule_codes_are_kept_in_the_snapshot() -> None:
+    flagged = task(1, pair_id=1)
+    flagged["data"]["finding_codes"] = "W001 P001 P001"
+    broken = task(2, pair_id=2)
+    broken["data"]["finding_codes"] = ["P001"]
+    snapshot = parse_export([flagged, broken, task(3, pair_id=3)], "r1", "export")
+    assert [(t.pair_id, t.finding_codes) for t in snapshot.tasks] == [
+        (1, ("P001", "W001")),
+        (3, ()),
+    ]
+    assert [(p.kind, p.pair_id) for p in snapshot.problems] == [("malformed-task", 2)]
+    stored = Snapshot.from_dict(json.loads(json.dumps(snapshot.to_dict())))
+    assert stored.tasks == snapshot.tasks
+    # A snapshot written before the codes were kept reads as tasks without codes.
+    old = snapshot.to_dict()
+    for t in old["tasks"]:
+        del t["finding_codes"]
+    assert [t.finding_codes for t in Snapshot.from_dict(old).tasks] == [(), ()]

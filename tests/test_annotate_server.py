@@ -3,7 +3,8 @@
 findings -> push (twice: no duplicates; legacy token, then a personal access token) -> five
 annotators answer (agreeing, disagreeing, partial, with corrections, a skipped task, an unknown
 choice value, a malformed result) -> pull -> tally, checked pair by pair and against the
-hand-computed agreement figures of tests/annotate_scenario.py. Then the file-only path (tasks
+hand-computed agreement figures of tests/annotate_scenario.py; a second round pushed on a budget,
+the most precise rules of the first round first. Then the file-only path (tasks
 file out, the UI's JSON export in) and the errors a user meets (wrong key, server down, project
 missing).
 """
@@ -22,6 +23,7 @@ from typer.testing import CliRunner, Result
 
 from curate.annotate.labelstudio import KEY_ENV, URL_ENV
 from curate.cli import app
+from curate.findings import write_findings
 from tests.support import annotate_scenario as sc
 from tests.support.labelstudio_server import LabelStudioServer, free_port
 
@@ -220,6 +222,27 @@ def test_round_trip_with_the_server(
         == 0
     )
     assert (rdir / "decisions.jsonl").read_bytes() == decisions_bytes
+
+    # Round r2 on a budget of four pairs, the most precise rules of r1 first: the tasks are
+    # imported in that order, so Label Studio hands them out in that order.
+    assert run(["tally", "--round", "r1"], None, None).exit_code == 0
+    write_findings(project_root / "r2.jsonl", sc.FINDINGS_R2)
+    result = run(
+        ["push", "--round", "r2", "--findings", "r2.jsonl", "--order", "precision", "--limit", "4"],
+        url,
+        token,
+    )
+    assert result.exit_code == 0, result.output
+    assert "5 flagged pair(s), the first 4 of the order selected; imported 4 new task(s)" in (
+        " ".join(result.output.split())
+    )
+    r2_project = json.loads((round_dir(project_root, "r2") / "round.json").read_text())["project"]
+    r2_tasks = sorted(project_tasks(admin, r2_project["id"]), key=lambda t: t.id)
+    assert [t.data["pair_id"] for t in r2_tasks] == sc.R2_ORDER_PRECISION
+    with label_studio.http() as http:
+        response = http.get(f"/api/projects/{r2_project['id']}/next")
+    assert response.status_code == 200, response.text
+    assert response.json()["data"]["pair_id"] == sc.R2_ORDER_PRECISION[0]
 
 
 def test_file_only_round_trip(

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from curate import sources
-from curate.errors import ChecksumError, FetchError, InputError, UsageError
+from curate.errors import ChecksumError, FetchError, InputError, OutputError, UsageError
+from curate.fileio import write_bytes_atomic
 from tests.conftest import REGISTRY
 
 PAYLOAD = b"0,a,b\n"
@@ -112,7 +113,7 @@ def test_http_404_is_a_clear_error(http_server: str, tmp_path: Path) -> None:
 
 
 def test_missing_local_origin(tmp_path: Path) -> None:
-    with pytest.raises(FetchError, match=r"does not exist or is not a file"):
+    with pytest.raises(FetchError, match=r"no such file"):
         sources.fetch(_source(), tmp_path / "raw", str(tmp_path / "nowhere.csv"))
 
 
@@ -146,3 +147,72 @@ def test_unknown_source_lists_known() -> None:
         UsageError, match=r"unknown source 'nope'; known sources: crows-pairs, stereoset-dev"
     ):
         sources.get_source(sources.load_sources(REGISTRY), "nope")
+
+
+@pytest.mark.parametrize("origin", ["ftp://example.org/x.csv", "s3://bucket/x.csv", "gopher://x"])
+def test_unsupported_schemes_are_not_paths(tmp_path: Path, origin: str) -> None:
+    scheme = origin.split("://")[0]
+    with pytest.raises(UsageError, match=rf"unsupported URL scheme '{scheme}'"):
+        sources.fetch(_source(), tmp_path / "raw", origin)
+    assert not (tmp_path / "raw").exists()
+
+
+def test_file_url_is_a_local_copy(tmp_path: Path) -> None:
+    (tmp_path / "x.csv").write_bytes(PAYLOAD)
+    result = sources.fetch(_source(), tmp_path / "raw", (tmp_path / "x.csv").as_uri())
+    assert result.action == "copied" and result.path.read_bytes() == PAYLOAD
+    with pytest.raises(UsageError, match=r"must name a local file"):
+        sources.fetch(_source(), tmp_path / "raw2", "file://host/x.csv")
+
+
+def test_a_file_named_with_a_colon_is_a_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("c:x.csv").write_bytes(PAYLOAD)
+    assert sources.fetch(_source(), tmp_path / "raw", "c:x.csv").action == "copied"
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda p: p.symlink_to(p), r"symbolic link loop"),
+        (lambda p: p.mkdir(), r"no such file"),  # a directory is a mirror without the file
+    ],
+)
+def test_unreadable_local_origins(tmp_path: Path, make, message: str) -> None:
+    origin = tmp_path / "origin"
+    make(origin)
+    with pytest.raises(FetchError, match=message):
+        sources.fetch(_source(), tmp_path / "raw", str(origin))
+    assert not (tmp_path / "raw" / "demo.csv").exists()
+
+
+def test_device_origin_is_refused_not_read_forever(tmp_path: Path) -> None:
+    with pytest.raises(FetchError, match=r"/dev/zero: is a device"):
+        sources.fetch(_source(), tmp_path / "raw", "/dev/zero")
+
+
+def test_destination_must_be_a_file_or_new(tmp_path: Path) -> None:
+    (tmp_path / "x.csv").write_bytes(PAYLOAD)
+    raw = tmp_path / "raw"
+    (raw / "demo.csv").mkdir(parents=True)
+    with pytest.raises(OutputError, match=r"demo.csv: is a directory"):
+        sources.fetch(_source(), raw, str(tmp_path / "x.csv"))
+
+
+def test_loaded_registry_pins_its_files(tmp_path: Path) -> None:
+    """After load_sources, no writer of this process replaces a registered raw file."""
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    (raw / "registry.toml").write_text(
+        '[demo]\nfile = "demo.csv"\nurl = "https://x"\nsha256 = "'
+        + hashlib.sha256(PAYLOAD).hexdigest()
+        + '"\nlicense = "x"\ncitation = "x"\n'
+    )
+    (raw / "demo.csv").write_bytes(PAYLOAD)
+    loaded = sources.load_sources(raw / "registry.toml")
+    with pytest.raises(OutputError, match=r"pinned raw file"):
+        write_bytes_atomic(raw / "demo.csv", b"other")
+    assert sources.fetch(loaded["demo"], raw, str(raw / "demo.csv"), force=True).action == "copied"
+    assert (raw / "demo.csv").read_bytes() == PAYLOAD

@@ -4,5 +4,7 @@
 ``annotations/crows_validation.xml``); ``tasks`` turns pairs and findings into Label Studio
 tasks; ``labelstudio`` talks to the server through the official SDK; ``export`` validates an
 export into a snapshot; ``vote`` applies the CrowS-Pairs acceptance rule; ``agreement`` measures
-how much the annotators agree; ``rounds`` keeps the files of a round together.
+how much the annotators agree; ``precision`` measures each lint rule's precision against the
+decisions of tallied rounds; ``order`` orders (and limits) a push by that precision; ``rounds``
+keeps the files of a round together.
 """

@@ -14,7 +14,8 @@ which order a pair was shown.
 Snapshot (``annotations.json``)::
 
     {"round", "source",
-     "tasks":   [{"pair_id", "task_id", "sent_more", "sent_less", "bias_type", "direction"}],
+     "tasks":   [{"pair_id", "task_id", "sent_more", "sent_less", "bias_type", "direction",
+                 "finding_codes"}],
      "answers": [{"pair_id", "task_id", "annotation_id", "annotator", "sent_more", "sent_less",
                   "minimal", "bias_type", "corrected_more", "corrected_less"}],
      "cancelled", "not_exported": [pair ids pushed but absent from the export],
@@ -44,6 +45,9 @@ class TaskInfo:
     sent_less: str
     bias_type: str
     direction: str
+    #: The rule codes that flagged the pair (the task's ``finding_codes``), sorted; they let a
+    #: tally measure each rule's precision against the decisions.
+    finding_codes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +112,7 @@ class Snapshot:
             return cls(
                 round=str(value["round"]),
                 source=str(value.get("source", "")),
-                tasks=[TaskInfo(**t) for t in value["tasks"]],
+                tasks=[_stored_task(t) for t in value["tasks"]],
                 answers=[Answer(**a) for a in value["answers"]],
                 cancelled=int(value.get("cancelled", 0)),
                 problems=[Problem(**p) for p in value.get("problems", [])],
@@ -116,6 +120,16 @@ class Snapshot:
             )
         except (TypeError, ValueError) as exc:
             raise InputError(f"{source}: malformed annotations snapshot ({exc})") from None
+
+
+def _stored_task(record: dict[str, Any]) -> TaskInfo:
+    """A task of a stored snapshot; snapshots written before rule codes were kept have none."""
+    if not isinstance(record, dict):
+        raise ValueError(f"task {record!r} is not an object")
+    codes = record.get("finding_codes", [])
+    if not isinstance(codes, list | tuple) or not all(isinstance(c, str) for c in codes):
+        raise ValueError(f"pair {record.get('pair_id')}: finding_codes must be a list of codes")
+    return TaskInfo(**{**record, "finding_codes": tuple(codes)})
 
 
 class _Skip(Exception):
@@ -136,6 +150,17 @@ class _Skip(Exception):
 
     def problem(self) -> Problem:
         return Problem(self.kind, self.message, **self.where)
+
+
+def _finding_codes(value: Any) -> tuple[str, ...]:
+    """The codes of a task's ``finding_codes`` field (space-separated, as tasks.py writes it)."""
+    if value is None:
+        return ()
+    if not isinstance(value, str):
+        raise _Skip(
+            "malformed-task", f"finding_codes is {value!r}, expected space-separated codes"
+        )
+    return tuple(sorted(set(value.split())))
 
 
 def _int(value: Any) -> int | None:
@@ -223,7 +248,8 @@ def _task_info(task: dict[str, Any], task_id: int | None, pair_id: int) -> TaskI
         raise _Skip("malformed-task", f"direction is {data['direction']!r}")
     first, second = data["sentence1"], data["sentence2"]
     more, less = (first, second) if role == "sent_more" else (second, first)
-    return TaskInfo(pair_id, task_id, more, less, data["bias_type"], data["direction"])
+    codes = _finding_codes(data.get("finding_codes"))
+    return TaskInfo(pair_id, task_id, more, less, data["bias_type"], data["direction"], codes)
 
 
 def _answer(annotation: dict[str, Any], info: TaskInfo, role1: str) -> Answer:

@@ -4,6 +4,10 @@ Label Studio does not deduplicate imports, so a push first lists the project's t
 and imports only the pairs not there yet: pushing twice creates no duplicates. The round's
 ``tasks.json`` keeps every task pushed so far (earlier ones kept, this push's replacing the same
 pairs) and ``round.json`` which project and which task holds each pair.
+
+A push may offer the flagged pairs in the order of their rules' precision in earlier rounds and
+stop after a budget of pairs (:mod:`curate.annotate.order`); the limit applies to this push's
+selection, so repeating a push adds nothing and raising the limit adds the next pairs.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from typing import Any
 
 from curate.annotate import rounds
 from curate.annotate.labelstudio import LabelStudioClient, Project
+from curate.annotate.order import order_tasks, select
+from curate.annotate.precision import RulePrecision
 from curate.annotate.tasks import build_tasks, task_pair_id
 from curate.errors import InputError
 from curate.findings import read_findings
@@ -34,9 +40,14 @@ def project_title(files: rounds.RoundFiles, given: str | None) -> str:
 
 
 def merge_tasks(
-    previous: list[dict[str, Any]] | None, current: list[dict[str, Any]]
+    previous: list[dict[str, Any]] | None,
+    current: list[dict[str, Any]],
+    measured: RulePrecision | None = None,
 ) -> list[dict[str, Any]]:
-    """The round's tasks after this push: earlier ones kept, this push's replacing same pairs."""
+    """The round's tasks after this push: earlier ones kept, this push's replacing same pairs.
+
+    In the push order: by pair id, or by rule precision when ``measured`` is given.
+    """
     by_pair: dict[int, dict[str, Any]] = {}
     for task in previous or []:
         pair_id = task_pair_id(task["data"])
@@ -44,15 +55,17 @@ def merge_tasks(
             by_pair[pair_id] = task
     for task in current:
         by_pair[task["data"]["pair_id"]] = task
-    return [by_pair[k] for k in sorted(by_pair)]
+    return order_tasks(list(by_pair.values()), measured)
 
 
 @dataclass(frozen=True)
 class RoundTasks:
-    """The tasks of this push (one per flagged pair) and the round's tasks after it."""
+    """The tasks of this push (in push order) and the round's tasks after it."""
 
     current: list[dict[str, Any]]
     merged: list[dict[str, Any]]
+    #: Flagged pairs before the limit.
+    flagged: int
 
 
 def round_tasks(
@@ -61,16 +74,23 @@ def round_tasks(
     data_path: Path,
     *,
     shuffle: bool,
+    measured: RulePrecision | None = None,
+    limit: int | None = None,
     input_format: str | None = None,
 ) -> RoundTasks:
-    """One task per flagged pair of ``data_path`` (any shape; ``input_format`` forces one);
-    an error when nothing is flagged."""
+    """One task per flagged pair of ``data_path``, in push order, at most ``limit`` of them.
+
+    ``data_path`` may be in any shape (``input_format`` forces one). ``measured``: order by the
+    rules' precision in earlier rounds (else by pair id). An error when nothing is flagged.
+    """
     findings = read_findings(findings_path)
     pairs = read_pairs(data_path, input_format)
     tasks = build_tasks(pairs, findings, files.name, shuffle=shuffle, source=str(data_path))
     if not tasks:
         raise InputError(f"{findings_path}: no findings, so there is nothing to push")
-    return RoundTasks(tasks, merge_tasks(rounds.read_round_tasks(files), tasks))
+    current = select(tasks, measured, limit)
+    merged = merge_tasks(rounds.read_round_tasks(files), current, measured)
+    return RoundTasks(current, merged, flagged=len(tasks))
 
 
 @dataclass(frozen=True)
@@ -78,7 +98,9 @@ class PushResult:
     """What a push did, for the caller to report."""
 
     project: Project
+    #: Flagged pairs, and how many of them this push offered (fewer under a limit).
     flagged: int
+    selected: int
     imported: int
     #: Whether an existing project's labeling config differs from the one pushed.
     config_differs: bool
@@ -132,7 +154,8 @@ def push_round(
     )
     return PushResult(
         project=project,
-        flagged=len(tasks.current),
+        flagged=tasks.flagged,
+        selected=len(tasks.current),
         imported=len(new),
         config_differs=config_differs,
         duplicates={k: v for k, v in existing.items() if len(v) > 1},

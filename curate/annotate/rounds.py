@@ -59,9 +59,14 @@ class RoundFiles:
         return self.directory / "agreement.json"
 
 
+def is_round_name(name: str) -> bool:
+    """Whether ``name`` is safe as a round's directory name."""
+    return _ROUND_NAME.fullmatch(name) is not None
+
+
 def check_round_name(name: str) -> str:
     """``name`` if it is safe as a directory name; a usage error otherwise."""
-    if not _ROUND_NAME.fullmatch(name):
+    if not is_round_name(name):
         raise UsageError(
             f"round name {name!r} must be 1-64 letters, digits, '.', '_' or '-', "
             "starting with a letter or digit"
@@ -100,7 +105,7 @@ def dumps(value: Any) -> str:
 
 def write_json(path: Path, value: Any) -> None:
     """Write ``value`` as JSON atomically."""
-    write_text_atomic(path, dumps(value))
+    write_text_atomic(path, dumps(value), replaces_input=True)  # a round updates its own state
 
 
 def read_json(path: Path, hint: str = "") -> Any:

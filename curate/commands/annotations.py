@@ -1,9 +1,15 @@
-"""``curate annotations push|pull|tally``: revalidate flagged pairs with people in Label Studio.
+"""``curate annotations push|pull|tally|report``: revalidate flagged pairs with people.
 
 A round is a directory ``annotations/rounds/<round>/`` (see :mod:`curate.annotate.rounds`).
 ``push`` creates the round's project if needed and imports one task per flagged pair, skipping
-pairs already there; ``pull`` stores a validated snapshot of the answers; ``tally`` applies the
-CrowS-Pairs acceptance rule and writes ``decisions.jsonl`` plus an agreement report.
+pairs already there (optionally the pairs of the most precise rules first, up to a limit);
+``pull`` stores a validated snapshot of the answers; ``tally`` applies the CrowS-Pairs
+acceptance rule and writes ``decisions.jsonl`` plus an agreement report with the round's rule
+precision; ``report`` pools the rule precision of several tallied rounds.
+
+Why ``report`` is a command of its own and not only a section of ``tally``: ``tally`` decides
+one round and writes that round's files, while precision over several rounds only reads
+finished rounds. ``tally`` still records its own round's figures in ``agreement.json``.
 """
 
 from __future__ import annotations
@@ -19,6 +25,14 @@ from rich.text import Text
 from curate.annotate import rounds
 from curate.annotate.export import Snapshot, parse_export
 from curate.annotate.labelstudio import DEFAULT_TIMEOUT, KEY_ENV, URL_ENV, LabelStudioClient
+from curate.annotate.order import PushOrder
+from curate.annotate.precision import (
+    RulePrecision,
+    measure,
+    measure_rounds,
+    round_outcomes,
+    tallied_rounds,
+)
 from curate.annotate.push import PushResult, project_title, push_round, round_tasks
 from curate.annotate.vote import VoteRule, summary, tally
 from curate.commands.common import (
@@ -33,6 +47,7 @@ from curate.commands.common import (
     print_json,
     shown_path,
 )
+from curate.config import Config
 from curate.decisions import write_decisions
 from curate.errors import InputError, UsageError
 from curate.pairs import read_text_utf8
@@ -53,6 +68,7 @@ def register(app: typer.Typer) -> None:
     annotations_app.command("push")(push)
     annotations_app.command("pull")(pull)
     annotations_app.command("tally")(tally_command)
+    annotations_app.command("report")(report)
     app.add_typer(annotations_app, name="annotations")
 
 
@@ -118,6 +134,29 @@ def push(
     label_config: Path | None = typer.Option(
         None, "--label-config", help="Labeling config. Default: annotations/crows_validation.xml."
     ),
+    order: PushOrder = typer.Option(
+        PushOrder.id,
+        "--order",
+        help=(
+            "Order of the pairs: by pair id, or 'precision': the pairs whose rules were most "
+            "precise in earlier rounds first (Wilson lower bound, then precision; unmeasured "
+            "rules last; ties by pair id)."
+        ),
+    ),
+    limit: int | None = typer.Option(
+        None,
+        "--limit",
+        min=1,
+        help="Push only the first N flagged pairs of the order (an annotation budget).",
+    ),
+    prior_rounds: list[str] | None = typer.Option(
+        None,
+        "--prior-round",
+        help=(
+            "With --order precision: a tallied round to measure the rules on (repeatable; later "
+            "ones win per pair). Default: every other tallied round, in name order."
+        ),
+    ),
     url: str | None = URL,
     api_key: str | None = API_KEY,
     timeout: float = TIMEOUT,
@@ -126,7 +165,8 @@ def push(
 
     Creates the project with the CrowS-Pairs validation form if it does not exist. Label Studio
     does not deduplicate imports, so the project's tasks are listed first and only new pair ids
-    are imported: pushing twice creates no duplicates.
+    are imported: pushing twice creates no duplicates. Tasks are imported in the --order, so
+    annotators get them in that order; --limit bounds this push's selection.
     """
     input_format = dataset_format(input_format)
     cfg = config()
@@ -138,19 +178,25 @@ def push(
                 f"{findings_path}: no such file; pass --findings FILE "
                 "(the JSON lines of `curate lint --format jsonl`)"
             )
+    measured = _prior_precision(cfg, round_name, order, prior_rounds)
     tasks = round_tasks(
         files,
         findings_path,
         data_path(data, cfg),
         shuffle=not keep_order,
+        measured=measured,
+        limit=limit,
         input_format=input_format,
     )
+    if measured is not None:
+        _report_order(measured, tasks.current)
     config_path = rounds.label_config_path(cfg, label_config)
     rel_tasks = shown_path(files.tasks, cfg.root)
     if to_file:
         rounds.write_json(files.tasks, tasks.merged)
         err.print(
-            f"round {round_name}: wrote {len(tasks.merged)} task(s) to {rel_tasks}; in Label "
+            f"round {round_name}: {_selection(tasks.flagged, len(tasks.current))}; "
+            f"wrote {len(tasks.merged)} task(s) to {rel_tasks}; in Label "
             f"Studio, create a project with the labeling config {shown_path(config_path, cfg.root)} "
             "and import that file (imports are not deduplicated: import it once)"
         )
@@ -165,6 +211,48 @@ def push(
             client, files, tasks, xml, title=title, overlap=overlap, project_id=project_id
         )
     _report_push(result, round_name, shown_path(config_path, cfg.root), rel_tasks)
+
+
+def _prior_precision(
+    cfg: Config, round_name: str, order: PushOrder, prior_rounds: list[str] | None
+) -> RulePrecision | None:
+    """The rule precision that orders the push; None for the pair-id order."""
+    if order is not PushOrder.precision:
+        if prior_rounds:
+            raise UsageError("--prior-round only applies with --order precision")
+        return None
+    names = prior_rounds or tallied_rounds(cfg, exclude=round_name)
+    if not names:
+        raise UsageError(
+            f"--order precision needs a tallied earlier round, and "
+            f"{shown_path(rounds.rounds_dir(cfg), cfg.root)} has none besides {round_name}; "
+            "run `curate annotations tally` on one or pass --prior-round"
+        )
+    return measure_rounds(cfg, names)
+
+
+def _report_order(measured: RulePrecision, selected: list[dict[str, Any]]) -> None:
+    """Say which rounds ordered the push and how each rule of the selection ranked."""
+    codes = sorted({c for t in selected for c in str(t["data"].get("finding_codes", "")).split()})
+    ranks = []
+    for code in codes:
+        rule = measured.rules.get(code)
+        if rule is None or rule.precision is None:
+            ranks.append(f"{code} unmeasured")
+        else:
+            ranks.append(f"{code} {rule.precision:.2f} [{rule.low:.2f}, {rule.high:.2f}]")
+    err.print(
+        escape(
+            f"order: by rule precision in round(s) {', '.join(measured.rounds)}: "
+            + "; ".join(ranks)
+        )
+    )
+
+
+def _selection(flagged: int, selected: int) -> str:
+    if selected == flagged:
+        return f"{flagged} flagged pair(s)"
+    return f"{flagged} flagged pair(s), the first {selected} of the order selected"
 
 
 def _report_push(result: PushResult, round_name: str, config_shown: str, tasks_shown: str) -> None:
@@ -188,9 +276,10 @@ def _report_push(result: PushResult, round_name: str, config_shown: str, tasks_s
         )
     state = "created" if project.created else "existing"
     err.print(
-        f"round {round_name}: {result.flagged} flagged pair(s); imported {result.imported} new "
-        f"task(s) into {state} project {project.id} {escape(repr(project.title))}, "
-        f"{result.flagged - result.imported} already there; wrote {tasks_shown}"
+        f"round {round_name}: {_selection(result.flagged, result.selected)}; imported "
+        f"{result.imported} new task(s) into {state} project {project.id} "
+        f"{escape(repr(project.title))}, {result.selected - result.imported} already there; "
+        f"wrote {tasks_shown}"
     )
 
 
@@ -283,6 +372,7 @@ def tally_command(
             f"{files.annotations} is the snapshot of round {snapshot.round!r}, not {round_name!r}"
         )
     decisions = tally(snapshot, rule)
+    precision = measure(round_outcomes(snapshot, decisions), [round_name])
     report = {
         "round": round_name,
         "rule": {
@@ -292,13 +382,37 @@ def tally_command(
         },
         "decisions": summary(decisions),
         "agreement": _agreement(snapshot.answers),
+        "rule_precision": precision.to_dict(),
     }
     write_decisions(files.decisions, decisions)
     rounds.write_json(files.agreement, report)
     if fmt is ReportFormat.json:
         print_json(report)
         return
-    _render_tally(report, decisions, shown_path(files.decisions, cfg.root))
+    _render_tally(report, decisions)
+    _render_precision(precision)
+    out.print(f"wrote {shown_path(files.decisions, cfg.root)}")
+
+
+@handles_errors
+def report(
+    round_names: list[str] = typer.Option(
+        ...,
+        "--round",
+        help="A tallied round (repeatable); a pair decided in several counts once, as the last.",
+    ),
+    fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Output format."),
+) -> None:
+    """Each rule's precision as the annotators measured it over tallied rounds.
+
+    Per rule code: pairs flagged, pairs decided (not undecided), and the share of decided
+    pairs whose decision was fix, drop or relabel, with a 95% Wilson interval.
+    """
+    measured = measure_rounds(config(), round_names)
+    if fmt is ReportFormat.json:
+        print_json(measured.to_dict())
+        return
+    _render_precision(measured)
 
 
 def _fmt(value: float | None, percent: bool = False) -> str:
@@ -307,7 +421,7 @@ def _fmt(value: float | None, percent: bool = False) -> str:
     return f"{value:.1f}%" if percent else f"{value:.3f}"
 
 
-def _render_tally(report: dict[str, Any], decisions: list, written: str) -> None:
+def _render_tally(report: dict[str, Any], decisions: list) -> None:
     counts = report["decisions"]
     rule = report["rule"]
     writer = ", writer counts" if rule["writer_votes"] else ""
@@ -358,7 +472,43 @@ def _render_tally(report: dict[str, Any], decisions: list, written: str) -> None
         style="bold",
     )
     out.print(table)
-    out.print(f"wrote {written}")
+
+
+def _render_precision(measured: RulePrecision) -> None:
+    """The rule precision table: one row per rule code, then the flags of any rule."""
+    level = f"{100 * measured.confidence:g}%"
+    table = Table(
+        "rule",
+        "flagged",
+        "decided",
+        "changed",
+        "precision",
+        f"{level} CI",
+        title=(
+            f"Rule precision in round(s) {escape(', '.join(measured.rounds))}: changed "
+            f"(fix, drop or relabel) / decided, Wilson interval"
+        ),
+        title_justify="left",
+    )
+    if not measured.any_rule.flagged:
+        err.print(
+            "note: no pair of these rounds records a rule code (a snapshot pulled by an older "
+            "curate?); pull the round again to measure rule precision"
+        )
+        return
+    rows = [*measured.rules.items(), ("any rule", measured.any_rule)]
+    for index, (code, p) in enumerate(rows):
+        interval = "" if p.low is None else f"[{p.low:.3f}, {p.high:.3f}]"
+        table.add_row(
+            Text(code),
+            str(p.flagged),
+            str(p.decided),
+            str(p.defective),
+            _fmt(p.precision),
+            interval,
+            style="bold" if index == len(rows) - 1 else None,
+        )
+    out.print(table)
 
 
 def _agreement(answers: Any) -> dict[str, Any]:

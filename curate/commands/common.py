@@ -118,8 +118,7 @@ def handles_errors(func: Callable[P, R]) -> Callable[P, R]:
         try:
             return func(*args, **kwargs)
         except CurateError as exc:
-            # the message names files and recipe tables ("[source].format"): not markup
-            err.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
+            err.print(f"[bold red]error:[/] {exc.rich_message}", markup=True, highlight=False)
             raise typer.Exit(exc.exit_code) from None
         except KeyboardInterrupt:
             err.print("interrupted; no partial output was written")

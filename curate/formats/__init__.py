@@ -23,7 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from curate.errors import InputError, UsageError
-from curate.fileio import write_bytes_atomic
+from curate.fileio import read_input_bytes, write_bytes_atomic
 from curate.formats.dataset import (
     INPUT_FORMATS,
     OUTPUT_FORMATS,
@@ -59,7 +59,7 @@ __all__ = [
 
 def _read_bytes(path: Path) -> bytes:
     try:
-        return path.read_bytes()
+        return read_input_bytes(path)  # one reader: loops, devices, name length, input registry
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:

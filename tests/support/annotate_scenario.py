@@ -17,6 +17,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from curate.findings import Finding, write_findings
 from curate.pairs import Pair, write_pairs
 
@@ -319,3 +321,94 @@ def write_project(root: Path) -> None:
     )
     write_pairs(PAIRS, root / "pairs.csv")
     write_findings(root / "build" / "findings.jsonl", FINDINGS)
+
+
+# Round r2: the next round, pushed with `--order precision --limit 4` after r1 was tallied.
+FINDINGS_R2: list[Finding] = [
+    Finding(0, "T002", "new-rule", "a rule that no earlier round measured"),
+    Finding(1, "P001", "more-than-group-word", "sent_more and sent_less differ (1)"),
+    Finding(4, "W001", "spelling", "'ilegal' in sent_less may be misspelt"),
+    Finding(5, "P001", "more-than-group-word", "sent_more and sent_less differ (5)"),
+    Finding(9, "P001", "more-than-group-word", "sent_more and sent_less differ (9)"),
+    Finding(9, "W001", "spelling", "sent_more lacks its final full stop"),
+]
+PLAN_R2: dict[int, list[Ann]] = {
+    1: [  # not minimal by 3 of 3, no correction -> drop (r1 kept it)
+        Ann("A", "D", "N", "n", "race-color"),
+        Ann("B", "D", "N", "n", "race-color"),
+        Ann("C", "D", "N", "n", "race-color"),
+    ],
+    5: [  # all agree -> keep (undecided in r1)
+        Ann("A", "D", "N", "y", "gender"),
+        Ann("B", "D", "N", "y", "gender"),
+        Ann("C", "D", "N", "y", "gender"),
+    ],
+    9: [  # one correction by all three -> fix sent_more (undecided in r1)
+        Ann("A", "D", "N", "y", "age", fix_more="Old people are bad with technology."),
+        Ann("B", "D", "N", "y", "age", fix_more="Old people are bad with technology."),
+        Ann("C", "D", "N", "y", "age", fix_more="Old people are bad with technology."),
+    ],
+    4: [  # two annotations -> undecided (r1 fixed it)
+        Ann("A", "D", "N", "y", "nationality", fix_less=FIX_4),
+        Ann("B", "D", "N", "y", "nationality", fix_less=FIX_4),
+    ],
+}
+EXPECTED_R2: dict[int, tuple[str, dict[str, str]]] = {
+    1: ("drop", {}),
+    4: ("undecided", {}),
+    5: ("keep", {}),
+    9: ("fix", {"sent_more": "Old people are bad with technology."}),
+}
+
+# Rule precision, by hand: decided = keep + fix + drop + relabel (undecided left out),
+# precision = (fix + drop + relabel) / decided. Wilson interval at 95%, z = 1.959964,
+# z^2 = 3.841459: (p + z^2/2n -+ z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n).
+#
+# r1 (EXPECTED): P001 flags pairs 1-10: keep 1; drop 2, 6; relabel 3, 7; fix 4, 8;
+#   undecided 5, 9, 10 -> flagged 10, decided 7, defective 6, p = 6/7 = 0.857143
+#   n = 7: z^2/2n = 0.274390, p(1-p)/n = 6/343 = 0.017493, z^2/4n^2 = 0.019599,
+#   z sqrt(0.037092) = 0.377475, 1 + z^2/n = 1.548780
+#   -> [(1.131533 - 0.377475) / 1.548780, (1.131533 + 0.377475) / 1.548780] = [0.486872, 0.974320]
+# W001 flags pair 4 (fix): 1/1 -> [1 / (1 + z^2), 1] = [1 / 4.841459, 1] = [0.206549, 1]
+# Any rule: the same pairs as P001 -> 6/7.
+R1_PRECISION = {
+    "P001": {"flagged": 10, "decided": 7, "defective": 6,
+             "precision": 0.857143, "ci_low": 0.486872, "ci_high": 0.974320},
+    "W001": {"flagged": 1, "decided": 1, "defective": 1,
+             "precision": 1.0, "ci_low": 0.206549, "ci_high": 1.0},
+}  # fmt: skip
+R1_ANY_RULE = R1_PRECISION["P001"]
+
+# Push order of r2 by r1's precision: rank = (Wilson lower bound, precision) of the pair's best
+# rule: P001 (0.486872, 0.857143) > W001 (0.206549, 1.0) > T002, unmeasured (0, 0).
+#   pairs 1, 5, 9 (P001; 9 also W001) by id, then 4 (W001), then 0 (T002); --limit 4 drops 0.
+# By pair id with --limit 4: 0, 1, 4, 5.
+R2_ORDER_PRECISION = [1, 5, 9, 4]
+R2_ORDER_ID = [0, 1, 4, 5]
+
+# r1 then r2, one outcome per pair, from the last round that decided it:
+#   1 drop (r2), 2 drop, 3 relabel, 4 fix (r1: r2 left it undecided; codes P001 W001),
+#   5 keep (r2), 6 drop, 7 relabel, 8 fix, 9 fix (r2; codes P001 W001), 10 undecided (r1)
+# P001: flagged 10, decided 9, defective 8 (all decided but 5), p = 8/9 = 0.888889
+#   n = 9: z^2/2n = 0.213414, p(1-p)/n = 8/729 = 0.010974, z^2/4n^2 = 0.011856,
+#   z sqrt(0.022830) = 0.296145, 1 + z^2/n = 1.426829
+#   -> [(1.102303 - 0.296145) / 1.426829, (1.102303 + 0.296145) / 1.426829] = [0.565000, 0.980109]
+# W001: pairs 4 (fix), 9 (fix): 2/2 -> [2 / (2 + z^2), 1] = [2 / 5.841459, 1] = [0.342380, 1]
+# r2 then r1: pair 1 keep (r1 is last), 5 keep (r2; r1 undecided), 9 fix (r2), 4 fix (r1)
+#   P001: decided 9, defective 7 (all decided but 1 and 5), p = 7/9 = 0.777778
+#   p(1-p)/n = 14/729 = 0.019204, z sqrt(0.031061) = 0.345425, p + z^2/2n = 0.991192
+#   -> [(0.991192 - 0.345425) / 1.426829, (0.991192 + 0.345425) / 1.426829] = [0.452589, 0.936775]
+POOLED_R1_R2 = {
+    "P001": {"flagged": 10, "decided": 9, "defective": 8,
+             "precision": 0.888889, "ci_low": 0.565000, "ci_high": 0.980109},
+    "W001": {"flagged": 2, "decided": 2, "defective": 2,
+             "precision": 1.0, "ci_low": 0.342380, "ci_high": 1.0},
+}  # fmt: skip
+POOLED_R2_R1_P001 = {"flagged": 10, "decided": 9, "defective": 7,
+                     "precision": 0.777778, "ci_low": 0.452589, "ci_high": 0.936775}  # fmt: skip
+
+
+def check_precision(got: dict[str, Any], expected: dict[str, Any]) -> None:
+    """Counts exactly, shares to the 6 decimals stored (1e-6 slack for the hand rounding)."""
+    for key, value in expected.items():
+        assert got[key] == pytest.approx(value, abs=1.5e-6), (key, got[key], value)

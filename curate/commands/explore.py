@@ -1,0 +1,201 @@
+"""``curate explore``: one static page to browse a version (or two) pair by pair.
+
+Reads only what the pipeline already wrote (versions, findings, rounds, releases' change logs,
+``curate score`` outputs and the score cache) and writes a site that opens from ``file://``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from curate.commands.common import config, err, handles_errors, out
+from curate.config import Config
+from curate.errors import InputError, UsageError
+
+#: The score cache shared with ``curate score`` (same file, same ``[tool.curate.score] cache``).
+DEFAULT_CACHE = ".curate-cache/scores.sqlite"
+
+
+def register(app: typer.Typer) -> None:
+    """Add the explore command to ``app``."""
+    app.command("explore")(explore)
+
+
+def _cache_path(cfg: Config, cache: Path | None) -> Path:
+    if cache is not None:
+        return cache
+    configured = cfg.section("score").get("cache", DEFAULT_CACHE)
+    if not isinstance(configured, str):
+        raise InputError(
+            f"{cfg.root / 'pyproject.toml'}: [tool.curate.score] cache must be a string"
+        )
+    return cfg.root / configured
+
+
+def _round_names(cfg: Config, names: list[str] | None) -> list[str]:
+    """The rounds named, else every round of the project that has a tally (decisions.jsonl)."""
+    from curate.annotate import rounds
+
+    if names:
+        return [rounds.check_round_name(n) for n in names]
+    base = rounds.rounds_dir(cfg)
+    if not base.is_dir():
+        return []
+    return sorted(p.name for p in base.iterdir() if (p / "decisions.jsonl").is_file())
+
+
+@handles_errors
+def explore(
+    versions: list[str] | None = typer.Argument(
+        None,
+        metavar="[BEFORE] [AFTER]",
+        help="One version to browse or two to compare: a release version (e.g. 1.0.0-auto), "
+        "'raw' or a source name, or a CSV/Parquet file. Default: raw.",
+        show_default=False,
+    ),
+    scores: list[Path] | None = typer.Option(
+        None,
+        "--scores",
+        help="A `curate score --out` directory (or one model's directory in it). Repeat for "
+        "each version and model; a score row is used only for the pair text it was made from.",
+    ),
+    round_names: list[str] | None = typer.Option(
+        None,
+        "--round",
+        help="Annotation round whose decisions and answers to show. Repeat for several; later "
+        "rounds win in the decision column. Default: every round with a tally.",
+    ),
+    findings_paths: list[Path] | None = typer.Option(
+        None,
+        "--findings",
+        help="Findings (JSON lines of `curate lint`). Repeat for several. "
+        "Default: OUTPUT_DIR/findings.jsonl if it exists.",
+    ),
+    cache: Path | None = typer.Option(
+        None, "--cache", help=f"Score cache for the per-token chart. Default: {DEFAULT_CACHE}."
+    ),
+    no_tokens: bool = typer.Option(
+        False, "--no-tokens", help="Leave out the per-token log-probabilities (smaller site)."
+    ),
+    out_dir: Path | None = typer.Option(
+        None, "--out", "-o", help="Site directory. Default: explore in [tool.curate] output-dir."
+    ),
+) -> None:
+    """Write a static site (index.html) to browse pairs with their findings, decisions,
+    annotator answers, change history and scores, a threshold slider, and a way for readers
+    to report bad pairs as a findings file for `curate annotations push --findings`."""
+    specs = list(versions or ["raw"])
+    if len(specs) > 2:
+        raise UsageError(f"give one or two versions (BEFORE AFTER), got {len(specs)}")
+    cfg = config()
+    out_dir = out_dir or cfg.output_dir / "explore"
+
+    from curate.annotate import rounds as rounds_lib
+    from curate.annotate.export import Snapshot
+    from curate.decisions import read_decisions
+    from curate.findings import read_findings
+    from curate.release.revise import CHANGES_NAME, read_changes
+    from curate.release.versions import is_version, read_pairs_file, resolve_version
+    from curate.report.explore_data import (
+        RoundData,
+        VersionData,
+        build_explore_data,
+        group_models,
+        read_score_dir,
+    )
+    from curate.report.explore_page import write_site
+
+    version_data = []
+    for spec in specs:
+        resolved = resolve_version(spec, cfg)
+        changes_file = resolved.path.parent / CHANGES_NAME
+        changes = read_changes(changes_file) if is_version(spec) and changes_file.is_file() else []
+        version_data.append(
+            VersionData(resolved.label, tuple(read_pairs_file(resolved.path)), tuple(changes))
+        )
+    if findings_paths is None:
+        default = cfg.output_dir / "findings.jsonl"
+        findings_paths = [default] if default.is_file() else []
+    findings = [f for path in findings_paths for f in read_findings(path)]
+    round_data = []
+    for name in _round_names(cfg, round_names):
+        files = rounds_lib.round_files(cfg, name)
+        if not files.decisions.is_file():
+            raise InputError(
+                f"{files.decisions}: no such file; run `curate annotations tally --round {name}`"
+            )
+        decisions = [d.to_dict() for d in read_decisions(files.decisions)]
+        answers: list[dict[str, Any]] = []
+        if files.annotations.is_file():
+            snapshot = Snapshot.from_dict(
+                rounds_lib.read_json(files.annotations), str(files.annotations)
+            )
+            answers = [asdict(a) for a in snapshot.answers]
+        round_data.append(RoundData(name, tuple(decisions), tuple(answers)))
+    score_sets = [s for directory in scores or [] for s in read_score_dir(directory)]
+    data = build_explore_data(version_data, findings, round_data, score_sets)
+    tokens: dict[int, dict[int, Any]] = {}
+    if not no_tokens and score_sets:
+        tokens = _tokens(group_models(score_sets), data["rows"], _cache_path(cfg, cache))
+        for index, model in enumerate(data["models"]):
+            model["tokens"] = index in tokens
+    written = write_site(data, tokens, out_dir)
+    out.print(
+        f"wrote {escape(str(out_dir / 'index.html'))} ({len(data['rows'])} pairs, "
+        f"{len(data['models'])} model(s), {len(written)} files); open it in a browser",
+    )
+
+
+def _rounded(entry: dict[str, list[list[Any]]]) -> dict[str, list[list[Any]]]:
+    """Log-probabilities to 4 decimals for the chart (the score table shows the exact sums):
+    halves the token files."""
+    return {
+        side: [[token, None if lp is None else round(lp, 4)] for token, lp in tokens]
+        for side, tokens in entry.items()
+    }
+
+
+def _tokens(
+    models: list[list[Any]], rows: list[dict[str, Any]], cache_path: Path
+) -> dict[int, dict[int, Any]]:
+    """Per model: pair id -> per version the per-token data of the scored text (or None)."""
+    from curate.report.explore_tokens import token_logprobs
+
+    found: dict[int, dict[int, Any]] = {}
+    with Progress(
+        TextColumn("reading per-token log-probabilities"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("models"),
+        console=err,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("tokens", total=len(models))
+        for index, sets in enumerate(models):
+            wanted: list[tuple[int, int, tuple[str, str, str]]] = []
+            for row in rows:
+                for v, cells in enumerate(row["v"]):
+                    if cells == 0:  # same text as the first version: the page reuses its chart
+                        continue
+                    if cells is not None and row["s"][index][v] is not None:
+                        wanted.append((row["id"], v, (cells[0], cells[1], cells[2])))
+            result = token_logprobs(cache_path, sets[0].provenance, [w[2] for w in wanted])
+            progress.advance(task)
+            if result is None:
+                err.print(
+                    f"note: no per-token chart for {escape(sets[0].label)}: the score cache "
+                    f"{escape(str(cache_path))} or the model's tokenizer is not available"
+                )
+                continue
+            per_pair: dict[int, list[Any]] = {}
+            n_versions = len(rows[0]["v"]) if rows else 1
+            for (pair_id, v, _), entry in zip(wanted, result, strict=True):
+                per_pair.setdefault(pair_id, [None] * n_versions)[v] = _rounded(entry)
+            found[index] = per_pair
+    return found

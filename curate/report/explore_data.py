@@ -1,0 +1,250 @@
+"""The explorer's data: every pair of one or two versions with its findings, decisions, answers,
+change history and per-model scores, as one JSON-ready document the page reads.
+
+Everything comes from files the pipeline already writes (versions, ``findings.jsonl``, round
+``decisions.jsonl`` / ``annotations.json``, a release's ``changes.jsonl``, ``curate score``
+output directories); nothing is recomputed here that the page can compute itself: the verdicts,
+flips, metric and threshold shares are arithmetic on the per-pair scores, done in the browser so
+the slider and the filters can move them. Scores are written with full precision (JSON floats
+round-trip exactly), so the page's threshold view equals :mod:`curate.score.metrics`.
+
+A score row belongs to a version's pair only when its text matches (both sentences and the
+direction): scores of the raw file never stand in for an edited pair of a release.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from curate.errors import InputError
+from curate.findings import Finding
+from curate.pairs import Pair
+from curate.score.metrics import DEFAULT_THRESHOLD, PairScore
+
+#: Identifies the layout of the page's data; bump it when the page would misread the new one.
+EXPLORE_FORMAT = "curate-explore/1"
+#: Human names of the rule families (the letter prefix of a rule code).
+FAMILY_NAMES: dict[str, str] = {
+    "D": "duplicates",
+    "L": "labels",
+    "P": "perturbation",
+    "S": "semantics / polarity",
+    "T": "typography",
+    "W": "spelling",
+}
+
+
+@dataclass(frozen=True)
+class VersionData:
+    """One version: its label, pairs and (for a release) its change records."""
+
+    label: str
+    pairs: tuple[Pair, ...]
+    changes: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class RoundData:
+    """One annotation round: its decisions and the validated answers of its snapshot."""
+
+    name: str
+    decisions: tuple[dict[str, Any], ...] = ()
+    answers: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass
+class ScoreSet:
+    """The per-pair scores of one ``curate score`` output (one model, one data file)."""
+
+    label: str
+    provenance: dict[str, Any]
+    scores: dict[int, PairScore] = field(default_factory=dict)
+
+    @property
+    def model_key(self) -> tuple[str, ...]:
+        """What makes two score sets the same model: weights, tokenizer, method, dtype."""
+        p = self.provenance
+        return tuple(
+            str(p.get(k, "")) for k in ("model_fingerprint", "tokenizer_fingerprint", "method", "dtype")
+        )
+
+
+def read_score_dir(directory: Path) -> list[ScoreSet]:
+    """The score sets of a ``curate score --out DIR`` directory (``DIR/<model>/scores.csv``)
+    or of one model's directory (``scores.csv`` + ``summary.json`` directly inside)."""
+    from curate.score.files import read_scores_csv
+
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise InputError(f"{directory}: no such directory (expected a `curate score --out` one)")
+    candidates = [directory] if (directory / "scores.csv").is_file() else sorted(
+        p for p in directory.iterdir() if (p / "scores.csv").is_file()
+    )
+    if not candidates:
+        raise InputError(f"{directory}: no scores.csv in it or in its subdirectories")
+    sets = []
+    for model_dir in candidates:
+        summary_path = model_dir / "summary.json"
+        try:
+            summary = json.loads(summary_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise InputError(f"{summary_path}: no such file (written by `curate score`)") from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise InputError(f"{summary_path}: not a readable summary.json ({exc})") from None
+        if not isinstance(summary, dict) or "method" not in summary:
+            raise InputError(f"{summary_path}: not a `curate score` summary (no method)")
+        provenance = {k: v for k, v in summary.items() if k != "summary"}
+        scores = {s.pair_id: s for s in read_scores_csv(model_dir / "scores.csv")}
+        sets.append(ScoreSet(model_dir.name, provenance, scores))
+    return sets
+
+
+def group_models(sets: Sequence[ScoreSet]) -> list[list[ScoreSet]]:
+    """Score sets grouped by model (same fingerprints, method and dtype), in first-seen order."""
+    groups: dict[tuple[str, ...], list[ScoreSet]] = {}
+    for s in sets:
+        groups.setdefault(s.model_key, []).append(s)
+    return list(groups.values())
+
+
+def _matching_score(pair: Pair, sets: Sequence[ScoreSet]) -> PairScore | None:
+    for s in sets:
+        score = s.scores.get(pair.pair_id)
+        if (
+            score is not None
+            and score.sent_more == pair.sent_more
+            and score.sent_less == pair.sent_less
+            and score.direction == pair.direction
+        ):
+            return score
+    return None
+
+
+def highlight_spans(sent_more: str, sent_less: str) -> tuple[list[list[int]], list[list[int]]]:
+    """Character ranges ``[start, end)`` of the words that differ, in each sentence."""
+    from curate.align import align
+
+    alignment = align(sent_more, sent_less)
+
+    def spans(side: str) -> list[list[int]]:
+        out = []
+        for edit in alignment.edits:
+            span = getattr(edit, side)
+            if span.tokens and span.char_start is not None and span.char_end is not None:
+                out.append([span.char_start, span.char_end])
+        return sorted(out)
+
+    return spans("more"), spans("less")
+
+
+def _pair_cells(pair: Pair) -> list[Any]:
+    hl_more, hl_less = highlight_spans(pair.sent_more, pair.sent_less)
+    return [pair.sent_more, pair.sent_less, pair.direction, pair.bias_type, hl_more, hl_less]
+
+
+def _families(codes: Sequence[str]) -> list[dict[str, str]]:
+    from curate.lint.rule import all_rules
+
+    letters = sorted(
+        {r.family() for r in all_rules().values()} | {c.rstrip("0123456789") for c in codes}
+    )
+    return [{"code": f, "name": FAMILY_NAMES.get(f, f)} for f in letters if f]
+
+
+def build_explore_data(
+    versions: Sequence[VersionData],
+    findings: Sequence[Finding] = (),
+    rounds: Sequence[RoundData] = (),
+    score_sets: Sequence[ScoreSet] = (),
+    title: str = "",
+) -> dict[str, Any]:
+    """The page's document: one row per pair id of the union of the versions, in id order.
+
+    Row keys are short (``v`` versions, ``f`` findings, ``d`` decisions, ``a`` answers, ``c``
+    changes, ``s`` scores) because a StereoSet-sized page holds 20,000 of them.
+    """
+    if not 1 <= len(versions) <= 2:
+        raise InputError(f"give one or two versions to explore, got {len(versions)}")
+    models = group_models(score_sets)
+    by_version = [{p.pair_id: p for p in v.pairs} for v in versions]
+    ids = sorted(set().union(*by_version))
+    by_finding: dict[int, list[list[str]]] = {}
+    for f in findings:
+        by_finding.setdefault(f.pair_id, []).append([f.code, f.rule, f.message])
+    decisions: dict[int, list[dict[str, Any]]] = {}
+    answers: dict[int, list[dict[str, Any]]] = {}
+    for r in rounds:
+        for d in r.decisions:
+            decisions.setdefault(int(d["pair_id"]), []).append({**d, "round": d.get("round") or r.name})
+        for a in r.answers:
+            answers.setdefault(int(a["pair_id"]), []).append({**a, "round": r.name})
+    changes: dict[int, list[dict[str, Any]]] = {}
+    for v in versions:
+        for c in v.changes:
+            changes.setdefault(int(c["pair_id"]), []).append({"version": v.label, **c})
+    rows = []
+    for pair_id in ids:
+        cells: list[Any] = []
+        for i, pairs in enumerate(by_version):
+            pair = pairs.get(pair_id)
+            if pair is None:
+                cells.append(None)
+            elif i and by_version[0].get(pair_id) == pair:
+                cells.append(0)  # same as the first version
+            else:
+                cells.append(_pair_cells(pair))
+        scores = []
+        for sets in models:
+            per_version = []
+            for pairs in by_version:
+                pair = pairs.get(pair_id)
+                score = _matching_score(pair, sets) if pair is not None else None
+                per_version.append(
+                    None if score is None else [score.sent_more_score, score.sent_less_score]
+                )
+            scores.append(per_version)
+        row: dict[str, Any] = {"id": pair_id, "v": cells, "s": scores}
+        if pair_id in by_finding:
+            row["f"] = by_finding[pair_id]
+        if pair_id in decisions:
+            row["d"] = decisions[pair_id]
+        if pair_id in answers:
+            row["a"] = answers[pair_id]
+        if pair_id in changes:
+            row["c"] = changes[pair_id]
+        rows.append(row)
+    codes = sorted({f.code for f in findings})
+    labels = model_labels(models)
+    return {
+        "format": EXPLORE_FORMAT,
+        "title": title or " vs ".join(v.label for v in versions),
+        "versions": [v.label for v in versions],
+        "models": [
+            {
+                "label": labels[i],
+                "method": str(sets[0].provenance.get("method", "")),
+                "model": str(sets[0].provenance.get("model", "")),
+                # set by the caller that writes tokens/<i>.js for the model
+                "tokens": False,
+            }
+            for i, sets in enumerate(models)
+        ],
+        "codes": codes,
+        "families": _families(codes),
+        "rounds": [r.name for r in rounds],
+        "threshold": {"default": DEFAULT_THRESHOLD, "min": 0.0, "max": 20.0, "step": 0.5},
+        "rows": rows,
+    }
+
+
+def model_labels(models: Sequence[Sequence[ScoreSet]]) -> list[str]:
+    """A label per model: its score directory's name, with the method when two would clash."""
+    names = [sets[0].label for sets in models]
+    return [
+        f"{name} ({sets[0].provenance.get('method', '')})" if names.count(name) > 1 else name
+        for name, sets in zip(names, models, strict=True)
+    ]

@@ -1,0 +1,642 @@
+/* curate explore: the pair table, detail view, threshold view and reader reports.
+ * Sentences are data: they reach the DOM only as text nodes (textContent), never as HTML. */
+(function () {
+  "use strict";
+  const DATA = JSON.parse(document.getElementById("curate-data").textContent);
+  const VERSIONS = DATA.versions;
+  const NV = VERSIONS.length;
+  const LAST = NV - 1;
+  const MODELS = DATA.models;
+  const ROWS = DATA.rows;
+  const PAGE_SIZE = 100;
+  const LABELS = ["biased", "neutral", "non-biased"];
+  const $ = (id) => document.getElementById(id);
+
+  function el(tag, attrs, children) {
+    const node = document.createElement(tag);
+    if (attrs) {
+      for (const [k, v] of Object.entries(attrs)) {
+        if (v === undefined || v === null) continue;
+        if (k === "text") node.textContent = v;
+        else if (k === "cls") node.className = v;
+        else node.setAttribute(k, v);
+      }
+    }
+    for (const child of children || []) {
+      if (child !== null && child !== undefined) {
+        node.append(typeof child === "string" ? document.createTextNode(child) : child);
+      }
+    }
+    return node;
+  }
+
+  // ------------------------------------------------------------------ rows
+  for (const r of ROWS) {
+    for (let i = 1; i < NV; i++) if (r.v[i] === 0) r.v[i] = r.v[0];
+    r.status = "";
+    if (NV === 2) {
+      if (!r.v[0]) r.status = "added";
+      else if (!r.v[1]) r.status = "dropped";
+      else if (r.v[0] !== r.v[1]) r.status = "edited";
+    }
+    r.shown = r.v[LAST] || r.v[0];
+    r.codes = r.f ? Array.from(new Set(r.f.map((f) => f[0]))).sort() : [];
+    r.decision = r.d ? r.d[r.d.length - 1] : null;
+    r.action = r.decision ? r.decision.action : "";
+    r.types = Array.from(new Set(r.v.filter(Boolean).map((v) => v[3])));
+    const parts = [String(r.id), r.action, r.status, r.codes.join(" ")];
+    for (const v of r.v) if (v) parts.push(v[0], v[1], v[3], v[2]);
+    for (const f of r.f || []) parts.push(f[1], f[2]);
+    r.haystack = parts.join("\n").toLowerCase();
+  }
+
+  function verdict(score) {
+    return score ? (score[0] > score[1] ? 1 : 0) : null;
+  }
+  function flipped(r, m) {
+    if (NV !== 2) return false;
+    const s = r.s[m];
+    return !!(s[0] && s[1]) && verdict(s[0]) !== verdict(s[1]);
+  }
+  /** Murphy's threshold view, exactly as curate.score.metrics.PairScore.threshold_label. */
+  function thresholdLabel(score, t) {
+    const a = score[0], b = score[1];
+    if (a === b) return 1;
+    const gap = Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b));
+    if (100 * gap <= t) return 1;
+    return a > b ? 0 : 2;
+  }
+
+  // ------------------------------------------------------------------ state
+  const state = { q: "", bias: "", code: "", decision: "", flip: "", model: "", sort: "id", dir: 1, page: 0 };
+  const selected = new Set();
+  let filtered = ROWS.slice();
+
+  function option(value, text) {
+    return el("option", { value: value, text: text });
+  }
+  function fillSelect(id, entries) {
+    const select = $(id);
+    for (const [value, text] of entries) select.append(option(value, text));
+  }
+  const biasTypes = Array.from(new Set(ROWS.flatMap((r) => r.types))).sort();
+  fillSelect("f-bias", [["", "all"], ...biasTypes.map((t) => [t, t])]);
+  fillSelect("f-code", [["", "all"], ["__any", "any finding"], ["__none", "no finding"], ...DATA.codes.map((c) => [c, c])]);
+  const actions = Array.from(new Set(ROWS.map((r) => r.action).filter(Boolean))).sort();
+  fillSelect("f-decision", [["", "all"], ["__none", "no decision"], ...actions.map((a) => [a, a])]);
+  fillSelect("f-model", [["", "all models"], ...MODELS.map((m, i) => [String(i), m.label])]);
+  fillSelect("f-flip", [["", "all"], ["flip", "flipped"], ["noflip", "not flipped"]]);
+  if (NV !== 2) $("f-flip-label").hidden = true;
+
+  function modelsShown() {
+    return state.model === "" ? MODELS.map((_, i) => i) : [Number(state.model)];
+  }
+
+  function matches(r) {
+    if (state.q && !r.haystack.includes(state.q)) return false;
+    if (state.bias && !r.types.includes(state.bias)) return false;
+    if (state.code === "__any" && !r.codes.length) return false;
+    if (state.code === "__none" && r.codes.length) return false;
+    if (state.code && !state.code.startsWith("__") && !r.codes.includes(state.code)) return false;
+    if (state.decision === "__none" && r.action) return false;
+    if (state.decision && state.decision !== "__none" && r.action !== state.decision) return false;
+    const models = modelsShown();
+    if (state.model !== "" && !r.s[models[0]].some(Boolean)) return false;
+    if (state.flip) {
+      const any = models.some((m) => flipped(r, m));
+      if ((state.flip === "flip") !== any) return false;
+    }
+    return true;
+  }
+
+  // ------------------------------------------------------------------ columns
+  function lastScore(r, m) {
+    const s = r.s[m];
+    return s[LAST] || s[0];
+  }
+  function columns() {
+    const cols = [
+      { key: "sel", label: "", nosort: true, render: renderSelect },
+      { key: "id", label: "id", value: (r) => r.id, render: renderId },
+      { key: "sent", label: "sentences (more / less stereotyping)", value: (r) => r.shown[0].toLowerCase(), render: renderSentences },
+      { key: "bias", label: "bias type", value: (r) => r.shown[3], render: (td, r) => td.append(r.shown[3]) },
+      { key: "dir", label: "direction", value: (r) => r.shown[2], render: (td, r) => td.append(r.shown[2]) },
+      { key: "codes", label: "lint", value: (r) => r.codes.join(" "), render: renderCodes },
+      { key: "decision", label: "decision", value: (r) => r.action, render: renderDecision },
+    ];
+    for (const m of modelsShown()) {
+      const name = MODELS[m].label;
+      for (let v = 0; v < NV; v++) {
+        cols.push({
+          key: `score-${m}-${v}`,
+          label: NV === 2 ? `${name}: ${VERSIONS[v]} more / less` : `${name}: more / less`,
+          value: (r) => (r.s[m][v] ? r.s[m][v][0] - r.s[m][v][1] : -Infinity),
+          render: (td, r) => renderScore(td, r.s[m][v]),
+          cls: "num",
+        });
+      }
+      cols.push({
+        key: `verdict-${m}`,
+        label: `${name}: verdict`,
+        value: (r) => { const x = verdict(lastScore(r, m)); return x === null ? -1 : x; },
+        render: (td, r) => renderVerdict(td, r, m),
+      });
+      if (NV === 2) {
+        cols.push({ key: `flip-${m}`, label: `${name}: flip`, value: (r) => (flipped(r, m) ? 1 : 0), render: (td, r) => { if (flipped(r, m)) td.append(el("span", { cls: "flip", text: "flip" })); } });
+      }
+    }
+    return cols;
+  }
+
+  function renderSelect(td, r) {
+    const box = el("input", { type: "checkbox", "aria-label": `select pair ${r.id}`, "data-id": String(r.id) });
+    box.checked = selected.has(r.id);
+    box.addEventListener("change", () => {
+      if (box.checked) selected.add(r.id); else selected.delete(r.id);
+      td.parentElement.classList.toggle("selected", box.checked);
+      updateSelection();
+    });
+    td.append(box);
+  }
+  function renderId(td, r) {
+    const button = el("button", { type: "button", cls: "open", text: String(r.id), "data-id": String(r.id), title: "open the pair's detail" });
+    button.addEventListener("click", () => openDetail(r));
+    td.append(button);
+  }
+  function highlighted(text, spans) {
+    const node = el("span", { cls: "text" });
+    let cursor = 0;
+    for (const [start, end] of spans) {
+      if (start > cursor) node.append(document.createTextNode(text.slice(cursor, start)));
+      node.append(el("mark", { text: text.slice(start, end) }));
+      cursor = end;
+    }
+    if (cursor < text.length) node.append(document.createTextNode(text.slice(cursor)));
+    return node;
+  }
+  function sentencePair(cells) {
+    return [
+      el("span", { cls: "sent-line more" }, [el("span", { cls: "role", text: "more" }), highlighted(cells[0], cells[4])]),
+      el("span", { cls: "sent-line less" }, [el("span", { cls: "role", text: "less" }), highlighted(cells[1], cells[5])]),
+    ];
+  }
+  function renderSentences(td, r) {
+    td.className = "sent";
+    if (r.status) td.append(el("span", { cls: `badge ${r.status}`, text: r.status }));
+    td.append(...sentencePair(r.shown));
+  }
+  function renderCodes(td, r) {
+    for (const c of r.codes) td.append(el("span", { cls: "badge code", text: c }));
+  }
+  function votesText(votes) {
+    const parts = [];
+    for (const [k, v] of Object.entries(votes || {})) {
+      if (v && typeof v === "object") parts.push(`${k} ${Object.entries(v).map(([a, b]) => `${a}:${b}`).join(" ")}`);
+      else parts.push(`${k} ${v}`);
+    }
+    return parts.join("; ");
+  }
+  function renderDecision(td, r) {
+    if (!r.decision) return;
+    td.append(el("span", { cls: "badge", text: r.action }));
+    td.append(el("span", { cls: "votes", text: `${r.decision.n_annotators} annotators, ${r.decision.round}` }));
+    td.title = votesText(r.decision.votes);
+  }
+  function fmt(x, digits) {
+    return x === null || x === undefined ? "-" : x.toFixed(digits);
+  }
+  function renderScore(td, score) {
+    td.className = "num";
+    td.textContent = score ? `${fmt(score[0], 3)} / ${fmt(score[1], 3)}` : "-";
+  }
+  function renderVerdict(td, r, m) {
+    const parts = [];
+    for (let v = 0; v < NV; v++) {
+      const x = verdict(r.s[m][v]);
+      parts.push(x === null ? "-" : x ? "biased" : "not biased");
+    }
+    const last = verdict(lastScore(r, m));
+    td.append(el("span", { cls: last === null ? "" : `verdict-${last}`, text: parts.join(" \u2192 ") }));
+  }
+
+  // ------------------------------------------------------------------ table
+  let COLS = columns();
+  function renderHead() {
+    const tr = el("tr");
+    for (const col of COLS) {
+      const th = el("th", { scope: "col", "data-key": col.key, text: col.label, cls: col.nosort ? "nosort" : null });
+      if (col.key === state.sort) th.setAttribute("aria-sort", state.dir > 0 ? "ascending" : "descending");
+      if (!col.nosort) {
+        th.addEventListener("click", () => {
+          state.dir = state.sort === col.key ? -state.dir : 1;
+          state.sort = col.key;
+          applySort();
+          renderHead();
+          renderBody();
+        });
+      }
+      tr.append(th);
+    }
+    const thead = $("pair-table").tHead;
+    thead.replaceChildren(tr);
+  }
+  function applySort() {
+    const col = COLS.find((c) => c.key === state.sort) || COLS[1];
+    const value = col.value;
+    const keyed = filtered.map((r) => [value(r), r.id, r]);
+    const dir = state.dir;
+    keyed.sort((a, b) => (a[0] < b[0] ? -dir : a[0] > b[0] ? dir : a[1] - b[1]));
+    filtered = keyed.map((k) => k[2]);
+  }
+  function renderBody() {
+    const pages = Math.max(1, Math.ceil(filtered.length / PAGE_SIZE));
+    state.page = Math.min(state.page, pages - 1);
+    const start = state.page * PAGE_SIZE;
+    const frag = document.createDocumentFragment();
+    for (const r of filtered.slice(start, start + PAGE_SIZE)) {
+      const tr = el("tr", { "data-id": String(r.id), cls: selected.has(r.id) ? "selected" : null });
+      for (const col of COLS) {
+        const td = el("td");
+        col.render(td, r);
+        tr.append(td);
+      }
+      frag.append(tr);
+    }
+    $("pair-table").tBodies[0].replaceChildren(frag);
+    $("page").textContent = `page ${state.page + 1} of ${pages}`;
+    $("prev").disabled = state.page === 0;
+    $("next").disabled = state.page >= pages - 1;
+    $("count").textContent = `${filtered.length} of ${ROWS.length} pairs`;
+  }
+  function refresh() {
+    filtered = ROWS.filter(matches);
+    applySort();
+    state.page = 0;
+    renderBody();
+    scheduleSummary();
+  }
+
+  let searchTimer = 0;
+  $("search").addEventListener("input", (e) => {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(() => { state.q = e.target.value.trim().toLowerCase(); refresh(); }, 120);
+  });
+  for (const [id, key] of [["f-bias", "bias"], ["f-code", "code"], ["f-decision", "decision"], ["f-flip", "flip"], ["f-model", "model"]]) {
+    $(id).addEventListener("change", (e) => {
+      state[key] = e.target.value;
+      if (key === "model") {
+        COLS = columns();
+        if (!COLS.some((c) => c.key === state.sort)) state.sort = "id";
+        renderHead();
+      }
+      refresh();
+    });
+  }
+  $("prev").addEventListener("click", () => { state.page -= 1; renderBody(); });
+  $("next").addEventListener("click", () => { state.page += 1; renderBody(); });
+
+  // ------------------------------------------------------------------ summary
+  function thresholdValue() {
+    return parseFloat($("threshold").value);
+  }
+  /** Shares and metric per model and version over the filtered pairs (all pairs unfiltered). */
+  function summarize(t) {
+    const out = [];
+    MODELS.forEach((model, m) => {
+      for (let v = 0; v < NV; v++) {
+        const counts = [0, 0, 0];
+        let n = 0, biased = 0;
+        const perType = {};
+        for (const r of filtered) {
+          const score = r.s[m][v];
+          if (!score) continue;
+          n += 1;
+          const b = score[0] > score[1] ? 1 : 0;
+          biased += b;
+          counts[thresholdLabel(score, t)] += 1;
+          const type = r.v[v][3];
+          const g = perType[type] || (perType[type] = [0, 0]);
+          g[0] += b; g[1] += 1;
+        }
+        let flips = null;
+        if (NV === 2 && v === 1) flips = filtered.reduce((k, r) => k + (flipped(r, m) ? 1 : 0), 0);
+        out.push({
+          m, v, n, flips,
+          metric: n ? (100 * biased) / n : null,
+          shares: counts.map((c) => (n ? (100 * c) / n : null)),
+          perType,
+        });
+      }
+    });
+    return out;
+  }
+  function renderShares(summary, t) {
+    const table = $("shares");
+    const head = el("tr", null, [
+      el("th", { text: "model" }), el("th", { text: "version" }), el("th", { text: "pairs scored" }),
+      el("th", { text: "metric score %" }),
+      ...LABELS.map((l) => el("th", { text: `${l} % (\u00b1${t}%)` })),
+      ...(NV === 2 ? [el("th", { text: "flips" })] : []),
+    ]);
+    const rows = [head];
+    for (const s of summary) {
+      const cells = [
+        el("td", { text: MODELS[s.m].label }), el("td", { text: VERSIONS[s.v] }), el("td", { text: String(s.n) }),
+        el("td", { id: `metric-${s.m}-${s.v}`, "data-value": String(s.metric), text: fmt(s.metric, 2) }),
+        ...LABELS.map((l, i) => el("td", { id: `share-${s.m}-${s.v}-${l}`, "data-value": String(s.shares[i]), text: fmt(s.shares[i], 2) })),
+      ];
+      if (NV === 2) cells.push(el("td", { id: `flips-${s.m}-${s.v}`, text: s.flips === null ? "" : String(s.flips) }));
+      rows.push(el("tr", null, cells));
+    }
+    table.replaceChildren(...rows);
+    const scope = filtered.length === ROWS.length ? `all ${ROWS.length} pairs` : `the ${filtered.length} pairs the filters show`;
+    $("summary-scope").textContent = MODELS.length
+      ? `Over ${scope}. Metric score: % of pairs whose more stereotyping sentence scores higher (50 = no preference).`
+      : "No scores given (curate explore --scores DIR).";
+  }
+
+  let plotlyPromise = null;
+  function loadScript(src) {
+    return new Promise((resolve, reject) => {
+      const s = el("script", { src: src });
+      s.onload = resolve;
+      s.onerror = () => reject(new Error(`cannot load ${src}`));
+      document.body.append(s);
+    });
+  }
+  /** plotly.min.js is a deferred script of the page: it runs right after this one. */
+  function ensurePlotly() {
+    if (!plotlyPromise) {
+      plotlyPromise = new Promise((resolve, reject) => {
+        if (window.Plotly) return resolve();
+        const tag = $("plotly-js");
+        tag.addEventListener("load", () => {
+          performance.mark("curate-plotly-ready");
+          resolve();
+        });
+        tag.addEventListener("error", () => reject(new Error("cannot load plotly.min.js")));
+      });
+    }
+    return plotlyPromise;
+  }
+  const CONFIG = { displaylogo: false, displayModeBar: false, responsive: true };
+  const COLORS = { biased: "#cf222e", neutral: "#8c959f", "non-biased": "#1a7f37" };
+  function drawCharts(summary, t) {
+    if (!MODELS.length) return;
+    const groups = summary.map((s) => (NV === 2 || MODELS.length > 1 ? `${MODELS[s.m].label} \u00b7 ${VERSIONS[s.v]}` : MODELS[s.m].label));
+    const thresholdTraces = LABELS.map((label, i) => ({
+      type: "bar", name: label, x: groups, y: summary.map((s) => s.shares[i]),
+      marker: { color: COLORS[label] },
+      text: summary.map((s) => (s.shares[i] === null ? "" : s.shares[i].toFixed(1))), textposition: "inside",
+    }));
+    window.Plotly.react("chart-threshold", thresholdTraces, {
+      barmode: "stack", title: { text: `Threshold view at ${t}%`, font: { size: 14 } },
+      yaxis: { title: { text: "% of pairs" }, range: [0, 100] }, margin: { t: 40, r: 10, b: 60, l: 50 },
+      legend: { orientation: "h" },
+    }, CONFIG);
+    const types = Array.from(new Set(summary.flatMap((s) => Object.keys(s.perType)))).sort();
+    const metricTraces = summary.map((s, k) => ({
+      type: "bar", name: groups[k], x: ["overall", ...types],
+      y: [s.metric, ...types.map((ty) => (s.perType[ty] ? (100 * s.perType[ty][0]) / s.perType[ty][1] : null))],
+      customdata: ["", ...types],
+    }));
+    window.Plotly.react("chart-metric", metricTraces, {
+      barmode: "group", title: { text: "Metric score by bias type (click a bar to list its pairs)", font: { size: 14 } },
+      yaxis: { title: { text: "% preferring sent_more" }, range: [0, 100] },
+      shapes: [{ type: "line", xref: "paper", x0: 0, x1: 1, y0: 50, y1: 50, line: { dash: "dot", color: "#59636e" } }],
+      margin: { t: 40, r: 10, b: 90, l: 50 }, legend: { orientation: "h", y: -0.35 },
+    }, CONFIG);
+    drawCurves(t);
+    const chart = $("chart-metric");
+    if (!chart.dataset.bound) {
+      chart.dataset.bound = "1";
+      chart.on("plotly_click", (ev) => {
+        const type = ev.points[0].customdata;
+        state.bias = type || "";
+        $("f-bias").value = state.bias;
+        refresh();
+        $("pairs").scrollIntoView();
+      });
+    }
+  }
+  /** The threshold-view curves of the diff-report (0-20%), over the filtered pairs; computed
+   * again only when the filters change, while the slider only moves the marker. */
+  let curveCache = null;
+  function thresholdCurves() {
+    if (curveCache && curveCache.rows === filtered) return curveCache.series;
+    const th = DATA.threshold;
+    const steps = [];
+    for (let i = 0; th.min + i * th.step <= th.max + 1e-9; i++) steps.push(th.min + i * th.step);
+    const series = [];
+    MODELS.forEach((model, m) => {
+      for (let v = 0; v < NV; v++) {
+        const scores = filtered.map((r) => r.s[m][v]).filter(Boolean);
+        const shares = LABELS.map(() => []);
+        for (const t of steps) {
+          const counts = [0, 0, 0];
+          for (const s of scores) counts[thresholdLabel(s, t)] += 1;
+          counts.forEach((c, i) => shares[i].push(scores.length ? (100 * c) / scores.length : null));
+        }
+        series.push({ m, v, steps, shares });
+      }
+    });
+    curveCache = { rows: filtered, series };
+    return series;
+  }
+  function drawCurves(t) {
+    const dashes = ["solid", "dot"];
+    const traces = [];
+    for (const s of thresholdCurves()) {
+      LABELS.forEach((label, i) => traces.push({
+        type: "scatter", mode: "lines", x: s.steps, y: s.shares[i],
+        name: `${label} \u00b7 ${MODELS[s.m].label}${NV === 2 ? ` \u00b7 ${VERSIONS[s.v]}` : ""}`,
+        line: { color: COLORS[label], dash: dashes[s.v % 2], width: 2 },
+      }));
+    }
+    window.Plotly.react("chart-curves", traces, {
+      title: { text: `Threshold view, 0-20%${NV === 2 ? ` (solid ${VERSIONS[0]}, dotted ${VERSIONS[1]})` : ""}`, font: { size: 14 } },
+      xaxis: { title: { text: "threshold (%)" } },
+      yaxis: { title: { text: "% of pairs" }, range: [0, 100] },
+      shapes: [{ type: "line", x0: t, x1: t, yref: "paper", y0: 0, y1: 1, line: { color: "#0969da", width: 2 } }],
+      margin: { t: 40, r: 10, b: 50, l: 50 }, showlegend: false, hovermode: "x",
+    }, CONFIG);
+  }
+  let summaryPending = false;
+  function updateSummary() {
+    summaryPending = false;
+    const t = thresholdValue();
+    $("threshold-value").textContent = `${t}%`;
+    const summary = summarize(t);
+    renderShares(summary, t);
+    return ensurePlotly().then(() => drawCharts(summary, t));
+  }
+  function scheduleSummary() {
+    if (summaryPending) return;
+    summaryPending = true;
+    requestAnimationFrame(() => {
+      updateSummary().then(() => {
+        const api = window.curateExplore;
+        if (!api.chartsReady) api.chartsReadyAt = performance.now();
+        api.chartsReady = true;
+      });
+    });
+  }
+  $("threshold").addEventListener("input", scheduleSummary);
+  $("threshold").value = String(DATA.threshold.default);
+
+  // ------------------------------------------------------------------ detail
+  const TOKENS = {};
+  const tokenWaiters = {};
+  window.curateTokens = function (m, data) {
+    TOKENS[m] = data;
+    for (const resolve of tokenWaiters[m] || []) resolve(data);
+    delete tokenWaiters[m];
+  };
+  function loadTokens(m) {
+    if (TOKENS[m]) return Promise.resolve(TOKENS[m]);
+    const first = !tokenWaiters[m];
+    const wait = new Promise((resolve) => (tokenWaiters[m] = [...(tokenWaiters[m] || []), resolve]));
+    if (first) loadScript(`tokens/${m}.js`).catch(() => window.curateTokens(m, {}));
+    return wait;
+  }
+  function section(title, children) {
+    return [el("h3", { text: title }), ...children];
+  }
+  function simpleTable(header, rows) {
+    return el("table", null, [
+      el("tr", null, header.map((h) => el("th", { text: h }))),
+      ...rows.map((row) => el("tr", null, row.map((c) => el("td", { text: c === null || c === undefined ? "" : String(c) })))),
+    ]);
+  }
+  function describeFields(fields) {
+    return fields ? Object.entries(fields).map(([k, v]) => `${k}: ${v}`).join("; ") : "(none)";
+  }
+  function openDetail(r) {
+    const body = $("detail-body");
+    const parts = [el("h2", { id: "detail-title", text: `Pair ${r.id}` })];
+    if (r.status) parts.push(el("span", { cls: `badge ${r.status}`, text: r.status }));
+    VERSIONS.forEach((label, v) => {
+      const cells = r.v[v];
+      if (v > 0 && cells && cells === r.v[0]) {
+        parts.push(el("p", { cls: "note", text: `${label}: unchanged` }));
+        return;
+      }
+      parts.push(el("h3", { text: `${label}${cells ? `: ${cells[3]}, ${cells[2]}` : ": not in this version"}` }));
+      if (cells) parts.push(el("div", { cls: "sentences" }, sentencePair(cells)));
+    });
+    parts.push(...section("Findings", [r.f ? el("ul", { cls: "findings" }, r.f.map((f) => el("li", null, [el("span", { cls: "badge code", text: f[0] }), ` ${f[1]}: ${f[2]}`]))) : el("p", { cls: "note", text: "No lint finding." })]));
+    parts.push(...section("Decisions", [r.d ? simpleTable(["round", "action", "reason", "annotators", "votes"], r.d.map((d) => [d.round, d.action, d.reason, d.n_annotators, votesText(d.votes)])) : el("p", { cls: "note", text: "No decision." })]));
+    parts.push(...section("Annotator answers", [r.a ? simpleTable(["round", "annotator", "sent_more", "sent_less", "minimal", "bias type", "corrections"], r.a.map((a) => [a.round, a.annotator, a.sent_more, a.sent_less, a.minimal, a.bias_type, [a.corrected_more, a.corrected_less].filter(Boolean).join(" / ")])) : el("p", { cls: "note", text: "No annotator answer." })]));
+    const scoreRows = [];
+    MODELS.forEach((model, m) => VERSIONS.forEach((label, v) => {
+      const s = r.s[m][v];
+      if (s) scoreRows.push([model.label, label, s[0], s[1], verdict(s) ? "biased" : "not biased", thresholdLabelName(s)]);
+    }));
+    parts.push(...section("Scores", [scoreRows.length ? simpleTable(["model", "version", "sent_more", "sent_less", "verdict", `at ${thresholdValue()}%`], scoreRows) : el("p", { cls: "note", text: "No score." })]));
+    const tokenBox = el("div", { id: "detail-tokens" });
+    parts.push(...section("Per-token log-probabilities", [tokenBox]));
+    parts.push(...section("Change history", [r.c ? el("ul", { cls: "changes" }, r.c.map((c) => el("li", null, [
+      el("strong", { text: `${c.version}: ${c.change}` }),
+      ` ${describeFields(c.old)} \u2192 ${describeFields(c.new)}`,
+      ...(c.lint || []).map((f) => el("div", { cls: "note", text: `lint fix ${f.code} ${f.rule} on ${f.field}: ${JSON.stringify(f.old)} \u2192 ${JSON.stringify(f.new)}` })),
+      ...(c.decisions || []).map((d) => el("div", { cls: "note", text: `decision ${d.action} from ${d.source} (${d.file} line ${d.line})${d.reason ? `: ${d.reason}` : ""}` })),
+    ]))) : el("p", { cls: "note", text: "Unchanged in the releases given." })]));
+    body.replaceChildren(...parts);
+    $("detail").hidden = false;
+    $("detail-close").focus();
+    drawTokens(r, tokenBox);
+  }
+  function thresholdLabelName(s) {
+    return LABELS[thresholdLabel(s, thresholdValue())];
+  }
+  function drawTokens(r, box) {
+    const wanted = MODELS.map((m, i) => i).filter((i) => MODELS[i].tokens && r.s[i].some(Boolean));
+    if (!wanted.length) {
+      box.append(el("p", { cls: "note", text: "No per-token data (no score cache or model tokenizer was available to curate explore)." }));
+      return;
+    }
+    Promise.all([ensurePlotly(), ...wanted.map(loadTokens)]).then(() => {
+      for (const m of wanted) {
+        const entries = (TOKENS[m] || {})[String(r.id)] || [];
+        entries.forEach((entry, v) => {
+          if (!entry || (v > 0 && r.v[v] === r.v[0])) return;
+          const div = el("div", { cls: "token-chart", "data-model": String(m), "data-version": String(v) });
+          box.append(div);
+          const traces = [["more", "x", "y", "#cf222e"], ["less", "x2", "y2", "#0969da"]].map(([side, xa, ya, color]) => ({
+            type: "bar", name: `sent_${side}`, xaxis: xa, yaxis: ya, marker: { color: color },
+            x: entry[side].map((t, i) => `${i} ${t[0]}`), y: entry[side].map((t) => t[1]),
+            hovertemplate: "%{x}: %{y:.4f}<extra></extra>",
+          }));
+          const sum = (side) => entry[side].reduce((a, t) => a + (t[1] || 0), 0).toFixed(3);
+          window.Plotly.newPlot(div, traces, {
+            title: { text: `${MODELS[m].label} \u00b7 ${VERSIONS[v]}: sent_more ${sum("more")}, sent_less ${sum("less")} (modified tokens are not scored)`, font: { size: 12 } },
+            grid: { rows: 1, columns: 2, pattern: "independent" }, showlegend: true,
+            margin: { t: 36, r: 10, b: 70, l: 50 }, legend: { orientation: "h", y: 1.12, x: 1, xanchor: "right" },
+          }, CONFIG);
+        });
+      }
+      box.dataset.ready = "1";
+    });
+  }
+  function closeDetail() {
+    $("detail").hidden = true;
+  }
+  $("detail-close").addEventListener("click", closeDetail);
+  $("detail").addEventListener("click", (e) => { if (e.target === $("detail")) closeDetail(); });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeDetail(); });
+
+  // ------------------------------------------------------------------ reader reports
+  const FAMILIES = [...DATA.families, { code: "R", name: "other" }];
+  for (const f of FAMILIES) {
+    const box = el("input", { type: "checkbox", value: f.code, "data-family": f.code });
+    $("report-families").append(el("label", { title: f.name }, [box, ` ${f.code} ${f.name}`]));
+  }
+  function updateSelection() {
+    $("selected-count").textContent = `${selected.size} selected`;
+    $("report-download").disabled = selected.size === 0;
+  }
+  $("select-page").addEventListener("click", () => {
+    const start = state.page * PAGE_SIZE;
+    for (const r of filtered.slice(start, start + PAGE_SIZE)) selected.add(r.id);
+    renderBody();
+    updateSelection();
+  });
+  $("clear-selection").addEventListener("click", () => { selected.clear(); renderBody(); updateSelection(); });
+  /** The findings JSON lines `curate annotations push --findings FILE` reads: one finding per
+   * selected pair and chosen family (code = the family letter, R when none is chosen). */
+  function reportText() {
+    const families = Array.from(document.querySelectorAll("#report-families input:checked")).map((b) => b.value);
+    const codes = families.length ? families : ["R"];
+    const reason = $("report-reason").value.trim();
+    const names = Object.fromEntries(FAMILIES.map((f) => [f.code, f.name]));
+    const lines = [];
+    for (const id of Array.from(selected).sort((a, b) => a - b)) {
+      for (const code of codes) {
+        lines.push(JSON.stringify({
+          pair_id: id, code: code, rule: "reader-report",
+          message: `reader report (${names[code] || code}): ${reason || "no reason given"}`,
+        }));
+      }
+    }
+    return lines.join("\n") + "\n";
+  }
+  $("report-download").addEventListener("click", () => {
+    const blob = new Blob([reportText()], { type: "application/x-ndjson" });
+    const url = URL.createObjectURL(blob);
+    const a = el("a", { href: url, download: "curate-reader-report.jsonl" });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  });
+
+  // ------------------------------------------------------------------ start
+  const scored = MODELS.map((m) => m.label).join(", ") || "no model";
+  $("about").textContent = `${ROWS.length} pairs; versions: ${VERSIONS.join(" \u2192 ")}; scores: ${scored}; rounds: ${DATA.rounds.join(", ") || "none"}.`;
+  window.curateExplore = { reportText: reportText, state: state, chartsReady: false, thresholdLabel: thresholdLabel };
+  renderHead();
+  refresh();
+  updateSelection();
+  performance.mark("curate-table-ready");
+  window.curateExplore.tableReady = true;
+})();

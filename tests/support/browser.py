@@ -1,0 +1,81 @@
+"""Headless Chromium for the browser tests, driven through Selenium and Debian's chromedriver.
+
+The system browser (Debian packages ``chromium`` and ``chromium-driver``) is used as installed:
+no browser download. Each session gets a fresh profile directory and a download directory, and
+the flags keep Chromium off the network (no background updates, sync or QUIC).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
+DRIVER_NAMES = ("chromedriver", "chromium-driver")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1400,1000",
+)
+
+
+def find_browser() -> tuple[str, str] | None:
+    """Paths of Chromium and its chromedriver, or None when either is missing."""
+    browser = next((p for p in map(shutil.which, CHROMIUM_NAMES) if p), None)
+    driver = next((p for p in map(shutil.which, DRIVER_NAMES) if p), None)
+    return (browser, driver) if browser and driver else None
+
+
+MISSING = (
+    "headless Chromium with chromedriver is not installed "
+    "(Debian: apt-get install chromium chromium-driver); .ci/run installs them"
+)
+
+
+@contextmanager
+def chromium(profile: Path, downloads: Path | None = None) -> Iterator[object]:
+    """A Selenium WebDriver on headless Chromium with a fresh profile; quits on exit."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    found = find_browser()
+    if found is None:
+        raise RuntimeError(MISSING)
+    browser, driver_path = found
+    options = webdriver.ChromeOptions()
+    options.binary_location = browser
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    if downloads is not None:
+        options.add_experimental_option(
+            "prefs",
+            {
+                "download.default_directory": str(downloads),
+                "download.prompt_for_download": False,
+            },
+        )
+    driver = webdriver.Chrome(options=options, service=Service(driver_path))
+    try:
+        if downloads is not None:
+            driver.execute_cdp_cmd(
+                "Browser.setDownloadBehavior",
+                {"behavior": "allow", "downloadPath": str(downloads)},
+            )
+        yield driver
+    finally:
+        driver.quit()
+
+
+def severe_console_messages(driver) -> list[str]:
+    """Errors the page logged to the console (uncaught exceptions, failed loads)."""
+    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
