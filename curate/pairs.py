@@ -286,18 +286,24 @@ def read_text_utf8(path: Path) -> str:
 _log = logging.getLogger("curate.formats")
 
 
-def read_pairs(path: Path | str) -> list[Pair]:
-    """Read the pairs of a dataset file in any shape :mod:`curate.formats` knows (detected).
+def read_pairs(path: Path | str, input_format: str | None = None) -> list[Pair]:
+    """Read the pairs of a dataset file in any shape :mod:`curate.formats` knows (detected
+    unless ``input_format`` forces one).
 
     Label normalisations and unknown labels are logged as warnings on the ``curate.formats``
     logger (printed on stderr when nothing else handles them): they are never silent.
     """
     from curate.formats import read_dataset  # the formats package builds on this module
 
-    dataset = read_dataset(Path(path))
-    for warning in dataset.warnings:
-        _log.warning("warning: %s", warning)
+    dataset = read_dataset(Path(path), input_format)
+    log_warnings(dataset.warnings)
     return list(dataset.pairs)
+
+
+def log_warnings(warnings: Iterable[str]) -> None:
+    """Log a reader's warnings on the ``curate.formats`` logger (see :func:`read_pairs`)."""
+    for warning in warnings:
+        _log.warning("warning: %s", warning)
 
 
 _CELL_FORMATS = {

@@ -12,9 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from curate.errors import InputError, UsageError
-from curate.formats import OUTPUT_FORMATS, format_dataset, read_dataset, write_dataset
+from curate.formats import (
+    OUTPUT_FORMATS,
+    format_dataset,
+    read_dataset,
+    shared_fields,
+    write_dataset,
+)
 from curate.formats.labels import HF_BIAS_TYPES
-from curate.pairs import Pair, read_pairs
+from curate.pairs import PAIR_FIELDS, Pair, read_pairs
 from tests.conftest import GOOD_ROW, HEADER
 from tests.support.stereoset_data import write_stereoset
 
@@ -39,6 +45,22 @@ def test_five_column_csv_has_unknown_annotations(tmp_path: Path) -> None:
     assert all(p.annotations is None and p.annotators is None for p in dataset.pairs)
     assert dataset.pairs[1].sent_more == "Poor people, sadly, are lazy."
     assert format_dataset(dataset).decode() == FIVE + FIVE_ROWS  # same shape back
+
+
+def test_fields_say_which_columns_the_input_had(tmp_path: Path) -> None:
+    """Absent columns are unknown for every pair, whatever the container; ``shared_fields``
+    is what two versions can be compared on."""
+    five = read_dataset(_write(tmp_path, "revised.csv", FIVE + FIVE_ROWS))
+    upstream = read_dataset(_write(tmp_path, "up.csv", HEADER + GOOD_ROW))
+    assert five.fields == {"sent_more", "sent_less", "direction", "bias_type"}
+    assert upstream.fields == {*five.fields, "annotations", "writer", "annotators"}
+    assert five.lacks(("annotations", "bias_type", "writer")) == ("annotations", "writer")
+    assert shared_fields(upstream, five) == ("sent_more", "sent_less", "direction", "bias_type")
+    assert shared_fields(upstream, upstream) == PAIR_FIELDS
+    write_dataset(upstream, tmp_path / "up.parquet", "hf-parquet")
+    assert read_dataset(tmp_path / "up.parquet").fields == upstream.fields
+    stereoset = read_dataset(write_stereoset(tmp_path / "dev.json"))
+    assert stereoset.lacks(("annotations", "item_id", "target", "unrelated")) == ("annotations",)
 
 
 def test_upstream_shape_is_kept_for_upstream_input(tmp_path: Path) -> None:

@@ -32,12 +32,15 @@ def test_stats_on_a_five_column_revision(tmp_path: Path, caplog: pytest.LogCaptu
     result = runner.invoke(app, ["stats", str(path)])
     assert result.exit_code == 0, result.output
     assert "2 pairs" in result.stdout
-    assert "no pair has validator annotations" in result.stdout
+    assert "skipped: the input has no 'annotations' column" in result.stdout
     assert "bias_type 'Gender' normalised to 'gender' in 1 row(s)" in result.stderr
-    with caplog.at_level(logging.WARNING, logger="curate.formats"):
-        lint = runner.invoke(app, ["lint", "--no-cache", "--select", "L", str(path)])
+    lint = runner.invoke(app, ["lint", "--no-cache", "--select", "L", str(path)])
     assert lint.exit_code == 0, lint.output
-    # every command reading pairs reports the normalisation (on stderr outside pytest)
+    assert "'Gender' normalised" in lint.stderr
+    with caplog.at_level(logging.WARNING, logger="curate.formats"):
+        score = runner.invoke(app, ["score", str(path), "--model", str(tmp_path / "no-model")])
+    assert score.exit_code == 2, score.output
+    # commands reading pairs through read_pairs log the normalisation (stderr outside pytest)
     assert any("'Gender' normalised" in r.getMessage() for r in caplog.records)
 
 

@@ -105,3 +105,18 @@ def test_text_output_lists_each_kind() -> None:
     assert "dropped pair 0 (gender, stereo)\n  - sent_more: Women don't know how to drive." in text
     assert "added pair 5 (sexual-orientation, antistereo)" in text
     assert "edited pair 1\n  stereo_antistereo: [-stereo-]{+antistereo+}" in text
+
+
+def test_diff_compares_only_the_given_fields() -> None:
+    before = [PAIRS[0], PAIRS[1]]
+    after = [PAIRS[0].with_changes(annotations=None), PAIRS[1].with_changes(bias_type="age")]
+    everything = diff_pairs(before, after)
+    assert [e.pair_id for e in everything.edited] == [PAIRS[0].pair_id, PAIRS[1].pair_id]
+    shared = diff_pairs(before, after, fields=("sent_more", "sent_less", "direction", "bias_type"))
+    assert [(e.pair_id, [f.column for f in e.fields]) for e in shared.edited] == [
+        (PAIRS[1].pair_id, ["bias_type"])
+    ]
+    assert shared.not_compared == ("annotations", "anon_writer", "anon_annotators")
+    assert shared.summary()["not_compared"] == ["annotations", "anon_writer", "anon_annotators"]
+    assert "not compared (a version has no such column): annotations" in format_text(shared)
+    assert "not_compared" not in everything.summary()

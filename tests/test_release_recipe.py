@@ -109,6 +109,10 @@ def test_decision_sources_resolve_rounds_and_files(cfg) -> None:
             lambda t: t.replace('title = "Test release"', 'previous = "latest"'),
             "[release].previous must be",
         ),
+        (
+            lambda t: t.replace('name = "crows-pairs"', 'name = "crows-pairs"\nformat = "xlsx"'),
+            "[source].format 'xlsx' is not a known format; expected one of csv, tsv",
+        ),
     ],
 )
 def test_bad_recipes_are_one_clear_input_error(cfg, mutate, message) -> None:
@@ -153,3 +157,13 @@ def test_recipe_from_options_pins_the_registry_checksum(cfg, tmp_path: Path) -> 
         recipe_from_options(cfg, fixes=("X1",))
     with pytest.raises(UsageError, match="unknown source 'nope'"):
         recipe_from_options(cfg, source="nope")
+
+
+def test_source_format_forces_the_raw_shape_and_keeps_old_digests(cfg) -> None:
+    text = recipe_text(raw_sha(cfg), "1.0.0")
+    plain = parse_recipe(text, cfg)
+    forced = parse_recipe(text.replace('name = "crows-pairs"', 'name = "crows-pairs"\nformat = "tsv"'), cfg)
+    assert plain.input_format is None and forced.input_format == "tsv"
+    assert "format" not in plain.canonical()["source"]  # recipes without the key keep their digest
+    assert forced.canonical()["source"]["format"] == "tsv"
+    assert forced.digest() != plain.digest()

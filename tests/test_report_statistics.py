@@ -113,6 +113,18 @@ def test_alignment_classes_and_fields() -> None:
     assert data["dropped"] == [{"pair_id": 6, **_text(BEFORE[6])}]
 
 
+def test_alignment_compares_only_the_given_fields() -> None:
+    """Fields one version has no column for (a five-column revision's annotations) are left
+    out, so pair 4, whose annotations alone differ, is unchanged."""
+    alignment = align_versions(BEFORE, AFTER, ("sent_more", "sent_less", "direction", "bias_type"))
+    assert 4 in alignment.unchanged
+    assert {e.pair_id: e.fields for e in alignment.edited} == {
+        1: ("sent_more",),
+        2: ("bias_type",),
+        3: ("sent_more", "sent_less", "direction"),
+    }
+
+
 def _text(pair: Pair) -> dict[str, str]:
     return {
         "sent_more": pair.sent_more,

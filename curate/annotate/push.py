@@ -76,14 +76,15 @@ def round_tasks(
     shuffle: bool,
     measured: RulePrecision | None = None,
     limit: int | None = None,
+    input_format: str | None = None,
 ) -> RoundTasks:
     """One task per flagged pair of ``data_path``, in push order, at most ``limit`` of them.
 
-    ``measured``: order by the rules' precision in earlier rounds (else by pair id). An error
-    when nothing is flagged.
+    ``data_path`` may be in any shape (``input_format`` forces one). ``measured``: order by the
+    rules' precision in earlier rounds (else by pair id). An error when nothing is flagged.
     """
     findings = read_findings(findings_path)
-    pairs = read_pairs(data_path)
+    pairs = read_pairs(data_path, input_format)
     tasks = build_tasks(pairs, findings, files.name, shuffle=shuffle, source=str(data_path))
     if not tasks:
         raise InputError(f"{findings_path}: no findings, so there is nothing to push")

@@ -36,9 +36,11 @@ from curate.annotate.precision import (
 from curate.annotate.push import PushResult, project_title, push_round, round_tasks
 from curate.annotate.vote import VoteRule, summary, tally
 from curate.commands.common import (
+    INPUT_FORMAT,
     ReportFormat,
     config,
     data_path,
+    dataset_format,
     err,
     handles_errors,
     out,
@@ -110,8 +112,10 @@ def push(
     data: Path | None = typer.Option(
         None,
         "--data",
-        help="The CrowS-Pairs CSV the findings are about. Default: \\[tool.curate] data.",
+        help="The dataset the findings are about, in any shape (see --input-format). "
+        "Default: \\[tool.curate] data.",
     ),
+    input_format: str | None = INPUT_FORMAT,
     title: str | None = PROJECT_TITLE,
     project_id: int | None = PROJECT_ID,
     to_file: bool = typer.Option(
@@ -164,6 +168,7 @@ def push(
     are imported: pushing twice creates no duplicates. Tasks are imported in the --order, so
     annotators get them in that order; --limit bounds this push's selection.
     """
+    input_format = dataset_format(input_format)
     cfg = config()
     files = rounds.round_files(cfg, round_name)
     if findings_path is None:
@@ -181,6 +186,7 @@ def push(
         shuffle=not keep_order,
         measured=measured,
         limit=limit,
+        input_format=input_format,
     )
     if measured is not None:
         _report_order(measured, tasks.current)

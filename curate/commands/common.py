@@ -11,9 +11,11 @@ from typing import Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from curate.config import Config, fetched_data, load_config
-from curate.errors import CurateError, InputError
+from curate.errors import CurateError, InputError, UsageError
+from curate.formats import INPUT_FORMATS, OUTPUT_FORMATS, Dataset, read_dataset
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -37,6 +39,75 @@ class ReportFormat(StrEnum):
 
     text = "text"
     json = "json"
+
+
+#: ``--input-format``, the same option on every command that reads a dataset.
+INPUT_FORMAT = typer.Option(
+    None,
+    "--input-format",
+    metavar="FORMAT",
+    help=f"Force the input shape ({', '.join(INPUT_FORMATS)}). Default: detected from the content.",
+    show_default=False,
+)
+#: ``--input-format`` of the commands that compare two versions: one shape for both, or
+#: ``BEFORE,AFTER`` with ``auto`` for a side that is detected.
+VERSIONS_INPUT_FORMAT = typer.Option(
+    None,
+    "--input-format",
+    metavar="FORMAT[,FORMAT]",
+    help=f"Force the input shape ({', '.join(INPUT_FORMATS)}) of both versions, or BEFORE,AFTER "
+    "with 'auto' for a side to detect. Default: detected from the content.",
+    show_default=False,
+)
+#: ``--output-format``, the same option on every command that writes a dataset.
+OUTPUT_FORMAT = typer.Option(
+    None,
+    "--output-format",
+    metavar="FORMAT",
+    help=f"Shape of the written dataset ({', '.join(OUTPUT_FORMATS)}). Default: the input's shape "
+    "(the upstream CSV, byte for byte, for upstream input).",
+    show_default=False,
+)
+
+
+def dataset_format(value: str | None, *, output: bool = False) -> str | None:
+    """The checked value of ``--input-format`` (or ``--output-format``): None means detect (or
+    keep the input's shape). An unknown name is a usage error naming the valid ones, raised
+    before any work is done."""
+    if value is None or (not output and value == "auto"):
+        return None
+    valid = OUTPUT_FORMATS if output else INPUT_FORMATS
+    if value not in valid:
+        option = "--output-format" if output else "--input-format"
+        raise UsageError(f"{option} {value!r} is not a known format; expected one of {', '.join(valid)}")
+    return value
+
+
+def dataset_formats(value: str | None, count: int = 2) -> tuple[str | None, ...]:
+    """``--input-format`` of a command reading ``count`` datasets: one name for all of them,
+    or one per dataset separated by commas (``auto`` detects that one)."""
+    if value is None:
+        return (None,) * count
+    names = [v.strip() for v in value.split(",")]
+    if len(names) == 1:
+        names *= count
+    if len(names) != count:
+        raise UsageError(
+            f"--input-format {value!r}: give one format, or {count} separated by commas"
+        )
+    return tuple(dataset_format(n) for n in names)
+
+
+def load_dataset(path: Path, input_format: str | None = None) -> Dataset:
+    """Read a dataset file, printing the reader's warnings (label normalisations) on stderr."""
+    return print_warnings(read_dataset(path, input_format))
+
+
+def print_warnings(dataset: Dataset) -> Dataset:
+    """Print the reader's warnings about ``dataset`` on stderr; return it."""
+    for warning in dataset.warnings:
+        err.print(f"warning: {escape(warning)}")
+    return dataset
 
 
 def handles_errors(func: Callable[P, R]) -> Callable[P, R]:

@@ -11,17 +11,19 @@ from rich.table import Table
 
 from curate import sources as sources_lib
 from curate.commands.common import (
+    INPUT_FORMAT,
     ReportFormat,
     config,
     data_path,
+    dataset_format,
     err,
     handles_errors,
+    load_dataset,
     out,
     print_json,
     shown_path,
 )
 from curate.errors import UsageError
-from curate.formats import read_dataset
 from curate.stats import compute_stats
 
 
@@ -104,17 +106,25 @@ def fetch(
 @handles_errors
 def stats(
     path: Path | None = typer.Argument(
-        None, help="CrowS-Pairs CSV file. Default: the fetched CrowS-Pairs ([tool.curate] data)."
+        None,
+        help="Dataset file in any shape (see --input-format). Default: the fetched CrowS-Pairs "
+        "([tool.curate] data).",
     ),
     fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Output format."),
+    input_format: str | None = INPUT_FORMAT,
 ) -> None:
-    """Pairs per bias type and direction, sentence lengths, and validator agreement."""
+    """Pairs per bias type and direction, sentence lengths, and validator agreement.
+
+    Validator agreement needs the 'annotations' column: for a file without it (a five-column
+    revision, StereoSet) it is reported as skipped, not as zero.
+    """
+    input_format = dataset_format(input_format)
     cfg = config()
     path = data_path(path, cfg)
-    dataset = read_dataset(path)
-    for warning in dataset.warnings:
-        err.print(f"warning: {escape(warning)}")
+    dataset = load_dataset(path, input_format)
     result = compute_stats(dataset.pairs, dataset.intersentence)
+    # an absent column is unknown, not empty: say which one it is
+    result["validator_agreement"]["annotations_column"] = "annotations" in dataset.fields
     if fmt is ReportFormat.json:
         print_json(result)
         return
@@ -168,8 +178,11 @@ def _render_stats(result: dict, source: str) -> None:
     n = agreement["pairs_with_annotations"]
     out.print()
     out.print("[bold]Validator agreement with bias_type[/] (annotations column)")
+    if not agreement["annotations_column"]:
+        out.print("skipped: the input has no 'annotations' column")
+        return
     if not n:
-        out.print("no pair has validator annotations")
+        out.print("no pair has validator annotations (the 'annotations' cells are empty)")
         return
     out.print(
         f"pairs whose bias_type a majority of validators listed: "

@@ -16,13 +16,17 @@ from rich.table import Table
 
 from curate.commands.common import (
     DEFAULT_SCORE_CACHE,
+    VERSIONS_INPUT_FORMAT,
     config,
+    dataset_formats,
     err,
     handles_errors,
     out,
+    print_warnings,
     score_cache_path,
 )
 from curate.errors import UsageError
+from curate.pairs import COLUMN_OF, PAIR_FIELDS
 from curate.report.schema import Report
 
 #: BEFORE when only AFTER is given: the fetched raw CrowS-Pairs.
@@ -41,8 +45,9 @@ def diff_report(
         metavar="[BEFORE] AFTER",
         help=(
             "The versions to compare: a release version (e.g. 1.0.0-auto), 'raw' or a source "
-            "name (the fetched file), or a CSV/Parquet file. With one argument, BEFORE is the "
-            "raw CrowS-Pairs."
+            "name (the fetched file), or a dataset file in any shape (CSV, five-column CSV, TSV, "
+            "JSON lines, Parquet, Hugging Face layout). With one argument, BEFORE is the raw "
+            "CrowS-Pairs."
         ),
         show_default=False,
     ),
@@ -77,10 +82,13 @@ def diff_report(
         2000, "--bootstrap", min=1, help="Bootstrap resamples for the confidence intervals."
     ),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap resampling."),
+    input_format: str | None = VERSIONS_INPUT_FORMAT,
 ) -> None:
     """Score two versions with each model and report what the revision changed.
 
-    Pairs are matched by id (unchanged, edited, dropped, added). For every model: the
+    Pairs are matched by id (unchanged, edited, dropped, added), comparing only the columns
+    both versions have: a five-column revision of the upstream file gives the same report as
+    a full-schema copy of it. For every model: the
     CrowS-Pairs metric before and after (overall, stereo/antistereo, per bias type), the change
     with a 95% bootstrap confidence interval (paired resampling of pairs), score flips among
     the edited pairs, McNemar's exact test and Murphy's (2022) threshold view. Scores go
@@ -89,6 +97,7 @@ def diff_report(
     if len(versions) > 2:
         raise UsageError(f"give at most two versions (BEFORE AFTER), got {len(versions)}")
     before_spec, after_spec = versions if len(versions) == 2 else [DEFAULT_BEFORE, versions[0]]
+    formats = dataset_formats(input_format)
     cfg = config()
     out_dir = out_dir or cfg.output_dir / "diff-report"
     cache_path = score_cache_path(cfg, cache, no_cache)
@@ -96,17 +105,24 @@ def diff_report(
     from huggingface_hub.utils import logging as hub_logging
     from transformers.utils import logging as hf_logging
 
-    from curate.release.versions import load_version
+    from curate.release.versions import load_version_dataset
     from curate.report.output import write_report
-    from curate.report.rescoring import ComparedVersion, score_versions
+    from curate.report.rescoring import score_versions
     from curate.report.statistics import Settings
 
     # Errors reach the user as one sentence; the hub client's retry chatter would bury it.
     hf_logging.set_verbosity_error()
     hf_logging.disable_progress_bar()
     hub_logging.set_verbosity_error()
-    before = ComparedVersion(before_spec, tuple(load_version(before_spec, cfg)))
-    after = ComparedVersion(after_spec, tuple(load_version(after_spec, cfg)))
+    before, after = (
+        _compared(spec, load_version_dataset(spec, cfg, fmt)[1])
+        for spec, fmt in zip((before_spec, after_spec), formats, strict=True)
+    )
+    unknown = [COLUMN_OF[f] for f in PAIR_FIELDS if f not in before.fields & after.fields]
+    if unknown:
+        err.print(
+            f"note: not compared (a version has no such column): {escape(', '.join(unknown))}"
+        )
     settings = Settings(bootstrap_samples=bootstrap, seed=seed)
 
     with Progress(
@@ -164,6 +180,14 @@ def diff_report(
         "from the cache"
     )
     out.print("wrote " + ", ".join(str(p) for p in paths))
+
+
+def _compared(label: str, dataset: Any) -> Any:
+    """One side of the comparison (a ComparedVersion) from a dataset, its warnings printed."""
+    from curate.report.rescoring import ComparedVersion
+
+    print_warnings(dataset)
+    return ComparedVersion(label, dataset.pairs, dataset.fields)
 
 
 def _fmt(value: float | None, sign: bool = False) -> str:

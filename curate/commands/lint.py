@@ -8,19 +8,24 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from curate.commands.common import (
+    INPUT_FORMAT,
+    OUTPUT_FORMAT,
     TableFormat,
     config,
     data_path,
+    dataset_format,
     err,
     handles_errors,
+    load_dataset,
     out,
     split_codes,
 )
 from curate.errors import UsageError
 from curate.fileio import write_text_atomic
+from curate.formats import Dataset, write_dataset
 from curate.lint import LintSettings, all_rules, fix_pairs, lint_pairs, report, settings_from_table
+from curate.lint.inputs import skip_unavailable
 from curate.lint.presets import PRESETS, preset_settings
-from curate.pairs import read_pairs, write_pairs
 from curate.tokencache import persistent_splits
 
 #: Caches live here, under the project root (git-ignored).
@@ -36,7 +41,9 @@ def register(app: typer.Typer) -> None:
 @handles_errors
 def lint(
     path: Path | None = typer.Argument(
-        None, help="CrowS-Pairs CSV file. Default: the fetched CrowS-Pairs ([tool.curate] data)."
+        None,
+        help="Dataset file in any shape (see --input-format). Default: the fetched CrowS-Pairs "
+        "([tool.curate] data).",
     ),
     select: list[str] | None = typer.Option(
         None,
@@ -61,7 +68,8 @@ def lint(
         None,
         "--output",
         "-o",
-        help="Write findings to this file (with --fix: write the fixed pairs as CSV here).",
+        help="Write findings to this file (with --fix: write the fixed pairs here, in the "
+        "input's shape unless --output-format says otherwise).",
     ),
     statistics: bool = typer.Option(
         False, "--statistics", help="Print counts per rule instead of findings."
@@ -82,13 +90,21 @@ def lint(
         "--cache/--no-cache",
         help="Keep spaCy's word splits in .curate-cache/ so later runs start faster.",
     ),
+    input_format: str | None = INPUT_FORMAT,
+    output_format: str | None = OUTPUT_FORMAT,
 ) -> None:
     """Find invalid minimal pairs. Exit 1 when findings remain, 0 when none, 2 on bad input.
 
     Rules are selected like ruff's: the defaults of `curate rules`, changed by [tool.curate.lint]
     in pyproject.toml. On the command line --select starts a fresh selection (the config's
-    select/ignore no longer apply); --extend-select and --ignore add to the config's.
+    select/ignore no longer apply); --extend-select and --ignore add to the config's. Rules
+    that need a column the input lacks (L001 needs 'annotations') are skipped, and the run
+    says so once.
     """
+    input_format = dataset_format(input_format)
+    output_format = dataset_format(output_format, output=True)
+    if output_format is not None and not fix:
+        raise UsageError("--output-format applies to the pairs --fix writes; add --fix")
     cfg = config()
     settings = settings_from_table(cfg.section("lint"))
     if preset is not None:  # a preset starts afresh like --select; --select then refines it
@@ -104,11 +120,12 @@ def lint(
     path = data_path(path, cfg)
     with persistent_splits(cfg.root / CACHE_DIR if cache else None):
         _lint_and_report(
-            pairs=read_pairs(path),
+            dataset=load_dataset(path, input_format),
             path=path,
             settings=settings,
             fix=fix,
             output=output,
+            output_format=output_format,
             statistics=statistics,
             fmt=fmt,
         )
@@ -116,14 +133,18 @@ def lint(
 
 def _lint_and_report(
     *,
-    pairs: list,
+    dataset: Dataset,
     path: Path,
     settings: LintSettings,
     fix: bool,
     output: Path | None,
+    output_format: str | None,
     statistics: bool,
     fmt: TableFormat,
 ) -> None:
+    settings, skipped = skip_unavailable(settings, dataset.fields)
+    notes = [s.note() for s in skipped]
+    pairs = list(dataset.pairs)
     if fix:
         if output is None:
             raise UsageError(
@@ -134,7 +155,7 @@ def _lint_and_report(
                 f"--output {output} is the input file; write the fixed pairs elsewhere"
             )
         result = fix_pairs(pairs, settings)
-        write_pairs(result.pairs, output)
+        write_dataset(dataset.with_pairs(result.pairs), output, output_format)
         err.print(report.format_fixes(result.applied), end="", markup=False, highlight=False)
         err.print(
             f"fixed {len(result.applied)} fields in {result.changed_pairs} pairs; wrote {output}"
@@ -142,9 +163,11 @@ def _lint_and_report(
         pairs, output = result.pairs, None
     findings = _run(pairs, settings)
     if statistics:
-        text = report.format_statistics(findings, len(pairs))
+        text = report.format_statistics(findings, len(pairs), notes)
     else:
         text = report.FORMATTERS[fmt.value](findings)
+        for note in notes:  # stderr, so that JSON/CSV findings on stdout stay parseable
+            err.print(f"note: {note}", markup=False, highlight=False)
     if output is not None:
         write_text_atomic(output, text)
         err.print(f"{len(findings)} findings written to {output}")

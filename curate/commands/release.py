@@ -11,24 +11,31 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.text import Text
 
 from curate.commands.common import (
+    INPUT_FORMAT,
+    OUTPUT_FORMAT,
+    VERSIONS_INPUT_FORMAT,
     ReportFormat,
     config,
+    dataset_format,
+    dataset_formats,
     err,
     handles_errors,
     out,
     print_json,
+    print_warnings,
     shown_path,
     split_codes,
 )
 from curate.errors import UsageError
-from curate.fileio import write_text_atomic
-from curate.release.pairdiff import PairDiff, diff_pairs, format_summary
+from curate.fileio import write_bytes_atomic, write_text_atomic
+from curate.formats import SUFFIXES, shared_fields
+from curate.release.pairdiff import PairDiff, diff_pairs, format_summary, not_compared_note
 from curate.release.publish import RELEASE_FILES
 from curate.release.publish import publish as publish_release
 from curate.release.recipe import load_recipe, recipe_from_options
 from curate.release.revise import CHANGES_NAME, summarize_changes
 from curate.release.revise import revise as revise_pairs
-from curate.release.versions import CSV_NAME, read_pairs_file, resolve_version
+from curate.release.versions import CSV_NAME, load_version_dataset
 
 
 def register(app: typer.Typer) -> None:
@@ -66,7 +73,7 @@ def revise(
     raw: Path | None = typer.Option(
         None,
         "--raw",
-        help="Raw CSV to use instead of data/raw/<file>; must match the pinned SHA-256.",
+        help="Raw file to use instead of data/raw/<file>; must match the pinned SHA-256.",
     ),
     source: str = typer.Option(
         "crows-pairs", "--source", help="Without --recipe: the data/raw/sources.toml entry."
@@ -89,21 +96,31 @@ def revise(
         None,
         "--output-dir",
         "-o",
-        help="Where to write crows_pairs_revised.csv and changes.jsonl. "
-        "Default: build/revised/VERSION (or build/revised without a recipe).",
+        help="Where to write crows_pairs_revised.csv (or .tsv/.jsonl/.parquet/.json, by "
+        "shape) and changes.jsonl. Default: build/revised/VERSION (or build/revised without a "
+        "recipe).",
     ),
     fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Summary format."),
+    input_format: str | None = INPUT_FORMAT,
+    output_format: str | None = OUTPUT_FORMAT,
 ) -> None:
     """Apply safe autofixes, then decisions in order, to the pinned raw file.
 
-    Writes the revised pairs in the upstream CSV schema and changes.jsonl: for every changed,
+    The raw file may be in any shape (a recipe forces one with [source] format; without a
+    recipe, --input-format does). The revised pairs are written in the raw file's shape (the
+    upstream CSV for upstream input) unless --output-format says otherwise, every column of the
+    raw file kept; and changes.jsonl: for every changed,
     dropped or relabelled pair, the old and new values and why (lint codes, decision, votes,
     round). Two decisions for one pair that disagree stop the run, naming both.
     """
+    forced_input = dataset_format(input_format)
+    output_format = dataset_format(output_format, output=True)
     cfg = config()
     if recipe is not None:
         if fix or rounds or decisions:
             raise UsageError("give either --recipe or --fix/--round/--decisions, not both")
+        if forced_input is not None:
+            raise UsageError("with --recipe, the raw file's shape is the recipe's [source] format")
         parsed = load_recipe(recipe, cfg)
     else:
         parsed = recipe_from_options(
@@ -112,12 +129,14 @@ def revise(
             split_codes(fix, upper=True) or (),
             tuple(rounds or ()),
             tuple(decisions or ()),
+            forced_input,
         )
     with _progress("autofixing") as report:
         revision = revise_pairs(parsed, cfg, raw, report)
     target = output_dir or cfg.output_dir / "revised" / (parsed.version or "")
-    csv_text, changes_text = revision.csv_text(), revision.changes_text()
-    write_text_atomic(target / CSV_NAME, csv_text)
+    data_name = Path(CSV_NAME).stem + SUFFIXES[revision.output_shape(output_format)]
+    data, changes_text = revision.dataset_bytes(output_format), revision.changes_text()
+    write_bytes_atomic(target / data_name, data)
     write_text_atomic(target / CHANGES_NAME, changes_text)
     counts = summarize_changes(revision.changes)
     result = {
@@ -127,7 +146,7 @@ def revise(
         **counts,
         "decisions_read": revision.decisions_read,
         "outputs": [
-            shown_path(target / CSV_NAME, cfg.root),
+            shown_path(target / data_name, cfg.root),
             shown_path(target / CHANGES_NAME, cfg.root),
         ],
     }
@@ -209,6 +228,8 @@ def _styled(diff: PairDiff) -> Text:
     text = Text()
     text.append(f"--- {diff.before_label}\n+++ {diff.after_label}\n", style="bold")
     text.append(format_summary(diff) + "\n")
+    if diff.not_compared:
+        text.append(not_compared_note(diff) + "\n")
     for pair in diff.dropped:
         text.append(f"\ndropped pair {pair.pair_id} ({pair.bias_type}, {pair.direction})\n", "bold")
         text.append(f"  - sent_more: {pair.sent_more}\n  - sent_less: {pair.sent_less}\n", "red")
@@ -237,7 +258,10 @@ def _styled(diff: PairDiff) -> Text:
 @handles_errors
 def diff(
     a: str = typer.Argument(..., help="Old version: a version (1.0.0-auto), 'raw', or a file."),
-    b: str = typer.Argument(..., help="New version: a version, 'raw', or a CSV/Parquet file."),
+    b: str = typer.Argument(
+        ..., help="New version: a version, 'raw', or a dataset file in any shape."
+    ),
+    input_format: str | None = VERSIONS_INPUT_FORMAT,
     fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Output format."),
     summary_only: bool = typer.Option(
         False, "--summary", help="Print only the counts of added, dropped and edited pairs."
@@ -245,16 +269,25 @@ def diff(
 ) -> None:
     """Pair-level diff of two versions: added, dropped and edited pairs, edits word by word.
 
-    Pairs are matched by id. Versions resolve to data/clean/VERSION/dist/crows_pairs_revised.csv;
-    'raw' is the fetched CrowS-Pairs file.
+    Pairs are matched by id, and only the columns both versions have are compared (a
+    five-column copy of the upstream file edits nothing). Versions resolve to
+    data/clean/VERSION/dist/crows_pairs_revised.csv; 'raw' is the fetched CrowS-Pairs file.
     """
     cfg = config()
-    old, new = resolve_version(a, cfg), resolve_version(b, cfg)
-    result = diff_pairs(read_pairs_file(old.path), read_pairs_file(new.path), old.label, new.label)
+    before_format, after_format = dataset_formats(input_format)
+    old, before = load_version_dataset(a, cfg, before_format)
+    new, after = load_version_dataset(b, cfg, after_format)
+    print_warnings(before)
+    print_warnings(after)
+    result = diff_pairs(
+        before.pairs, after.pairs, old.label, new.label, shared_fields(before, after)
+    )
     if fmt is ReportFormat.json:
         print_json(result.summary() if summary_only else result.to_dict())
         return
     if summary_only:
         out.print(format_summary(result), markup=False)
+        if result.not_compared:
+            out.print(not_compared_note(result), markup=False)
         return
     out.print(_styled(result), end="")

@@ -28,9 +28,11 @@ from rich.text import Text
 from curate import __version__
 from curate.commands.common import (
     DEFAULT_SCORE_CACHE,
+    INPUT_FORMAT,
     ReportFormat,
     config,
     data_path,
+    dataset_format,
     err,
     handles_errors,
     out,
@@ -88,7 +90,9 @@ def _settings(cfg: Config) -> dict[str, Any]:
 @handles_errors
 def score(
     path: Path | None = typer.Argument(
-        None, help="CrowS-Pairs CSV file. Default: the fetched CrowS-Pairs ([tool.curate] data)."
+        None,
+        help="Dataset file in any shape (see --input-format). Default: the fetched CrowS-Pairs "
+        "([tool.curate] data).",
     ),
     models: list[str] | None = typer.Option(
         None,
@@ -136,6 +140,7 @@ def score(
         show_default=False,
     ),
     fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Output format."),
+    input_format: str | None = INPUT_FORMAT,
 ) -> None:
     """Score pairs with the CrowS-Pairs pseudo-log-likelihood metric (Nangia et al. 2020).
 
@@ -143,6 +148,7 @@ def score(
     masked tokens only. Every masked token's log-probability is cached, so a rerun costs
     nothing, an interrupted run resumes, and a revised dataset recomputes only what changed.
     """
+    input_format = dataset_format(input_format)
     cfg = config()
     settings = _settings(cfg)
     models = list(models or settings.get("models", []))
@@ -152,7 +158,7 @@ def score(
     slugs = [model_slug(m) for m in models]
     if len(set(slugs)) != len(slugs):
         raise UsageError(f"two models would share an output directory: {', '.join(slugs)}")
-    pairs = read_pairs(path)
+    pairs = read_pairs(path, input_format)
     out_dir = out_dir or cfg.output_dir / "score" / path.stem
     cache_path = score_cache_path(cfg, cache, no_cache)
     threshold = float(threshold if threshold is not None else settings.get("threshold", 5.0))

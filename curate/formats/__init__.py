@@ -24,7 +24,15 @@ from pathlib import Path
 
 from curate.errors import InputError, UsageError
 from curate.fileio import read_input_bytes, write_bytes_atomic
-from curate.formats.dataset import INPUT_FORMATS, OUTPUT_FORMATS, Dataset, Shape, StereoSetItem
+from curate.formats.dataset import (
+    INPUT_FORMATS,
+    OUTPUT_FORMATS,
+    SUFFIXES,
+    Dataset,
+    Shape,
+    StereoSetItem,
+    shared_fields,
+)
 from curate.formats.delimited import format_delimited, pairs_only, parse_delimited
 from curate.formats.detect import detect_format
 from curate.formats.stereoset import format_stereoset, item_of, pair_of, parse_stereoset
@@ -34,6 +42,7 @@ from curate.pairs import read_text_utf8
 __all__ = [
     "INPUT_FORMATS",
     "OUTPUT_FORMATS",
+    "SUFFIXES",
     "Dataset",
     "Shape",
     "StereoSetItem",
@@ -43,6 +52,7 @@ __all__ = [
     "pair_of",
     "pairs_only",
     "read_dataset",
+    "shared_fields",
     "write_dataset",
 ]
 

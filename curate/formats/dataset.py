@@ -6,13 +6,24 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from curate.pairs import Pair
+from curate.pairs import FIELD_COLUMNS, PAIR_FIELDS, STEREOSET_FIELD_COLUMNS, Pair
 
 #: Shapes a reader can be forced to (``input_format``); the default is detection from content.
 INPUT_FORMATS: tuple[str, ...] = ("csv", "tsv", "jsonl", "parquet", "hf-jsonl", "hf-parquet", "stereoset")
 #: Shapes a writer can produce (``output_format``); the default is the input's shape.
 #: ``upstream`` is the CSV with all eight CrowS-Pairs columns (unknown cells empty).
 OUTPUT_FORMATS: tuple[str, ...] = ("upstream", *INPUT_FORMATS)
+#: The file-name suffix of each output format.
+SUFFIXES: dict[str, str] = {
+    "upstream": ".csv",
+    "csv": ".csv",
+    "tsv": ".tsv",
+    "jsonl": ".jsonl",
+    "hf-jsonl": ".jsonl",
+    "parquet": ".parquet",
+    "hf-parquet": ".parquet",
+    "stereoset": ".json",
+}
 
 
 @dataclass(frozen=True)
@@ -80,6 +91,32 @@ class Dataset:
     intersentence: tuple[StereoSetItem, ...] = ()
     document: Any = field(default=None, compare=False, repr=False)
 
+    @property
+    def fields(self) -> frozenset[str]:
+        """The :class:`Pair` fields the input had a column for (the id aside).
+
+        A field outside this set is *unknown* for every pair (e.g. ``annotations`` of a
+        five-column revision), which is not the same as an empty cell in a column the file has:
+        comparisons skip unknown fields and the lint rules that need them say they were skipped.
+        """
+        columns = set(self.shape.columns)
+        return frozenset(
+            f for f, column in (*FIELD_COLUMNS[1:], *STEREOSET_FIELD_COLUMNS) if column in columns
+        )
+
+    def lacks(self, fields: Iterable[str]) -> tuple[str, ...]:
+        """Those of ``fields`` the input had no column for, in the order given."""
+        present = self.fields
+        return tuple(f for f in fields if f not in present)
+
     def with_pairs(self, pairs: Iterable[Pair]) -> Dataset:
         """The same dataset (shape, extra columns, StereoSet document) with other pairs."""
         return replace(self, pairs=tuple(pairs))
+
+
+def shared_fields(*datasets: Dataset) -> tuple[str, ...]:
+    """The data fields (:data:`curate.pairs.PAIR_FIELDS`, in order) every dataset has a column
+    for: what a comparison of versions can compare. Between the upstream file and a five-column
+    revision these are the sentences and labels; the validators' columns are unknown on one side,
+    so no pair is "edited" for lacking them."""
+    return tuple(f for f in PAIR_FIELDS if all(f in d.fields for d in datasets))

@@ -70,7 +70,10 @@ def statistics(findings: Sequence[Finding]) -> list[dict[str, object]]:
     ]
 
 
-def format_statistics(findings: Sequence[Finding], total_pairs: int) -> str:
+def format_statistics(
+    findings: Sequence[Finding], total_pairs: int, notes: Sequence[str] = ()
+) -> str:
+    """Counts per rule, a total line, then ``notes`` (e.g. rules skipped for want of a column)."""
     rows = statistics(findings)
     flagged = len({f.pair_id for f in findings})
     lines = [
@@ -80,6 +83,7 @@ def format_statistics(findings: Sequence[Finding], total_pairs: int) -> str:
     ]
     share = 100 * flagged / total_pairs if total_pairs else 0.0
     lines.append(f"{len(findings):>6}  findings in {flagged} of {total_pairs} pairs ({share:.1f}%)")
+    lines += [f"note: {note}" for note in notes]
     return "\n".join(lines) + "\n"
 
 

@@ -5,6 +5,10 @@ field; sentences get a word-level diff. The word diff splits text into words, pu
 whitespace runs and keeps every character, unlike :mod:`curate.align` (whose spaCy tokens drop
 whitespace): a typographic fix may change nothing but a doubled space, and the diff must show it.
 
+Only the fields both versions have a column for are compared (see
+:func:`curate.formats.shared_fields`): a five-column copy of the upstream file has no
+``annotations``, and that is unknown, not an edit.
+
 Text output follows ``git diff --word-diff=plain``: ``[-removed-]{+inserted+}``.
 """
 
@@ -12,7 +16,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -100,9 +104,9 @@ class PairEdit:
         return {"pair_id": self.pair_id, "fields": [f.to_dict() for f in self.fields]}
 
 
-def _cells(pair: Pair) -> dict[str, str]:
-    """The compared cells of ``pair`` by column, as the upstream CSV writes them."""
-    return {COLUMN_OF[field]: cell(pair, field) for field in PAIR_FIELDS}
+def _cells(pair: Pair, fields: Collection[str] = PAIR_FIELDS) -> dict[str, str]:
+    """The cells of ``pair`` by column, as the upstream CSV writes them."""
+    return {COLUMN_OF[field]: cell(pair, field) for field in PAIR_FIELDS if field in fields}
 
 
 @dataclass(frozen=True)
@@ -122,6 +126,9 @@ class PairDiff:
     added: tuple[Pair, ...]
     dropped: tuple[Pair, ...]
     edited: tuple[PairEdit, ...]
+    #: Columns not compared because one version has no such column (e.g. ``annotations`` of a
+    #: five-column revision); empty when both have every column.
+    not_compared: tuple[str, ...] = ()
 
     @property
     def identical(self) -> bool:
@@ -136,6 +143,7 @@ class PairDiff:
             "dropped": len(self.dropped),
             "edited": len(self.edited),
             "edited_fields": self.edited_fields(),
+            **({"not_compared": list(self.not_compared)} if self.not_compared else {}),
         }
 
     def edited_fields(self) -> dict[str, int]:
@@ -160,19 +168,23 @@ def diff_pairs(
     after: Sequence[Pair],
     before_label: str = "a",
     after_label: str = "b",
+    fields: Collection[str] = PAIR_FIELDS,
 ) -> PairDiff:
-    """Match pairs by id and report what ``after`` added, dropped and edited against ``before``."""
+    """Match pairs by id and report what ``after`` added, dropped and edited against ``before``,
+    comparing only ``fields`` (default: all; :func:`curate.formats.shared_fields` of two
+    datasets gives the ones both have)."""
     match = match_by_id(before, after)
+    columns = tuple(COLUMN_OF[f] for f in PAIR_FIELDS if f in fields)
     edited: list[PairEdit] = []
     for old, new in match.shared:
-        old_cells, new_cells = _cells(old), _cells(new)
-        fields = tuple(
+        old_cells, new_cells = _cells(old, fields), _cells(new, fields)
+        changes = tuple(
             FieldChange(c, old_cells[c], new_cells[c])
-            for c in COMPARED_COLUMNS
+            for c in columns
             if old_cells[c] != new_cells[c]
         )
-        if fields:
-            edited.append(PairEdit(old.pair_id, fields))
+        if changes:
+            edited.append(PairEdit(old.pair_id, changes))
     return PairDiff(
         before_label=before_label,
         after_label=after_label,
@@ -181,6 +193,7 @@ def diff_pairs(
         added=match.added,
         dropped=match.dropped,
         edited=tuple(edited),
+        not_compared=tuple(c for c in COMPARED_COLUMNS if c not in columns),
     )
 
 
@@ -193,9 +206,16 @@ def format_summary(diff: PairDiff) -> str:
     )
 
 
+def not_compared_note(diff: PairDiff) -> str:
+    """Which columns were left out because one version lacks them."""
+    return f"not compared (a version has no such column): {', '.join(diff.not_compared)}"
+
+
 def format_text(diff: PairDiff) -> str:
     """A readable diff: summary line, then each dropped, added and edited pair."""
     lines = [f"--- {diff.before_label}", f"+++ {diff.after_label}", format_summary(diff)]
+    if diff.not_compared:
+        lines.append(not_compared_note(diff))
     for p in diff.dropped:
         lines += ["", f"dropped pair {p.pair_id} ({p.bias_type}, {p.direction})"]
         lines += [f"  - sent_more: {p.sent_more}", f"  - sent_less: {p.sent_less}"]

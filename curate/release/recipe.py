@@ -12,6 +12,9 @@ lint autofixes to apply, and the decision files to apply after them, in order::
     [source]
     name = "crows-pairs"              # entry of data/raw/sources.toml
     sha256 = "dfb36986..."            # the raw bytes this release is built from
+    format = "tsv"                    # optional: force the raw file's shape (csv, tsv, jsonl,
+                                      # parquet, hf-jsonl, hf-parquet, stereoset); default:
+                                      # detected from the content
 
     [fixes]
     select = ["T001", "T003"]         # exact codes of fixable lint rules (no prefixes)
@@ -41,11 +44,12 @@ from typing import Any
 from curate.annotate.rounds import check_round_name, round_files
 from curate.config import Config
 from curate.errors import InputError, UsageError
+from curate.formats import INPUT_FORMATS
 from curate.release.versions import RAW_ALIASES, is_version, parse_version
 
 _TOP = {"release", "source", "fixes", "decisions"}
 _RELEASE = {"version", "title", "summary", "previous"}
-_SOURCE = {"name", "sha256"}
+_SOURCE = {"name", "sha256", "format"}
 _FIXES = {"select"}
 _DECISION = {"round", "file", "override"}
 
@@ -86,6 +90,8 @@ class Recipe:
     title: str = ""
     summary: str = ""
     previous: str | None = None
+    #: The raw file's shape when forced (``[source] format``); None: detected from its content.
+    input_format: str | None = None
     path: Path | None = field(default=None, compare=False)
 
     def canonical(self) -> dict[str, Any]:
@@ -97,7 +103,12 @@ class Recipe:
                 "summary": self.summary,
                 "previous": self.previous,
             },
-            "source": {"name": self.source, "sha256": self.sha256},
+            # the format key only when set, so that older recipes keep their digest
+            "source": {
+                "name": self.source,
+                "sha256": self.sha256,
+                **({"format": self.input_format} if self.input_format else {}),
+            },
             "fixes": {"select": list(self.fixes)},
             "decisions": [d.canonical() for d in self.decisions],
         }
@@ -226,6 +237,13 @@ def parse_recipe(text: str, cfg: Config, source: str = "<recipe>") -> Recipe:
             f"{source}: [source].sha256 is required: the 64 lower-case hex digits of the raw file"
         )
 
+    input_format = _string(src, "format", "[source]", source)
+    if input_format is not None and input_format not in INPUT_FORMATS:
+        raise InputError(
+            f"{source}: [source].format {input_format!r} is not a known format; expected one of "
+            f"{', '.join(INPUT_FORMATS)}"
+        )
+
     select = fixes.get("select", [])
     if not isinstance(select, list) or not all(isinstance(c, str) for c in select):
         raise InputError(f"{source}: [fixes].select must be a list of rule codes")
@@ -253,6 +271,7 @@ def parse_recipe(text: str, cfg: Config, source: str = "<recipe>") -> Recipe:
         title=_string(release, "title", "[release]", source) or "",
         summary=_string(release, "summary", "[release]", source) or "",
         previous=previous,
+        input_format=input_format,
     )
 
 
@@ -288,6 +307,7 @@ def recipe_from_options(
     fixes: tuple[str, ...] = (),
     rounds: tuple[str, ...] = (),
     files: tuple[Path, ...] = (),
+    input_format: str | None = None,
 ) -> Recipe:
     """A recipe from command-line options: rounds first, then hand-written files, in order.
 
@@ -313,4 +333,5 @@ def recipe_from_options(
         sha256=entry.sha256,
         fixes=check_fix_codes(fixes, "--fix"),
         decisions=tuple(decisions),
+        input_format=input_format,
     )

@@ -20,6 +20,10 @@ for the direction); a dropped pair keeps its id and ``old`` holds all four field
 the fixes whose result survives into the release (a fix whose field a decision then rewrote, or
 of a pair that was dropped, is not a reason for the final text); ``decisions`` lists the decisions
 that changed the pair (agreeing duplicates included).
+
+The raw file may be in any shape :mod:`curate.formats` reads (``[source] format`` of the recipe
+forces one); :meth:`Revision.dataset_bytes` writes the revised pairs in the raw file's shape,
+extra columns and StereoSet fields included, or in another shape on request.
 """
 
 from __future__ import annotations
@@ -35,9 +39,10 @@ from curate.config import Config
 from curate.decisions import ACTIONS, Decision
 from curate.errors import ChecksumError, InputError
 from curate.fileio import sha256_file
+from curate.formats import Dataset, format_dataset, pairs_only, read_dataset
 from curate.jsonl import dumps_line, read_jsonl_objects
 from curate.lint import AppliedFix, LintSettings, fix_pairs
-from curate.pairs import COLUMN_OF, EDITABLE_FIELDS, TEXT_FIELDS, Pair, format_pairs, read_pairs
+from curate.pairs import COLUMN_OF, EDITABLE_FIELDS, TEXT_FIELDS, Pair, format_pairs, log_warnings
 from curate.release.recipe import DecisionSource, Recipe
 
 #: Called with (pairs done, total pairs) while the autofixes run.
@@ -116,9 +121,23 @@ class Revision:
     decisions_read: dict[str, int] = field(default_factory=dict)
     #: Hashes of everything the revision read: the raw file, the recipe, the decision files.
     inputs: dict[str, Any] = field(default_factory=dict)
+    #: The raw file as read (its shape, extra columns, StereoSet document); None: bare pairs.
+    dataset: Dataset | None = field(default=None, compare=False, repr=False)
 
     def csv_text(self) -> str:
+        """The revised pairs in the upstream CSV schema (what a release publishes)."""
         return format_pairs(self.pairs)
+
+    def dataset_bytes(self, output_format: str | None = None) -> bytes:
+        """The revised pairs in ``output_format``, by default the raw file's own shape; every
+        column the raw file had is kept (upstream input gives the upstream CSV)."""
+        base = self.dataset if self.dataset is not None else pairs_only(self.raw)
+        return format_dataset(base.with_pairs(self.pairs), output_format)
+
+    def output_shape(self, output_format: str | None = None) -> str:
+        """The shape :meth:`dataset_bytes` writes (``upstream`` for the upstream CSV)."""
+        base = self.dataset if self.dataset is not None else pairs_only(self.raw)
+        return output_format or base.shape.name
 
     def changes_text(self) -> str:
         return format_changes(self.changes)
@@ -330,7 +349,9 @@ def revise(
     registry = sources_lib.load_sources(cfg.sources)
     source = sources_lib.get_source(registry, recipe.source)
     path = raw_path(recipe, cfg, source, raw)
-    raw_pairs = read_pairs(path)
+    dataset = read_dataset(path, recipe.input_format)
+    log_warnings(dataset.warnings)
+    raw_pairs = list(dataset.pairs)
     loaded = [(src, read_decision_source(src)) for src in recipe.decisions]
     pairs, changes = revise_pairs(raw_pairs, recipe.fixes, loaded, progress)
     read = Counter(sd.decision.action for _, decisions in loaded for sd in decisions)
@@ -357,6 +378,7 @@ def revise(
         changes=changes,
         decisions_read={a: read.get(a, 0) for a in ACTIONS},
         inputs=inputs,
+        dataset=dataset,
     )
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from curate.config import Config, fetched_data
 from curate.errors import InputError, UsageError
+from curate.formats.dataset import Dataset
 from curate.pairs import COLUMNS, Pair, pair_row, parse_pairs, read_pairs
 
 #: Semantic versioning (semver.org) without build metadata: ``+build`` does not change
@@ -205,6 +206,18 @@ def resolve_version(spec: str, cfg: Config) -> Resolved:
 def read_pairs_file(path: Path) -> list[Pair]:
     """Read pairs from a CrowS-Pairs CSV or a release Parquet file."""
     return read_parquet_pairs(path) if path.suffix == ".parquet" else read_pairs(path)
+
+
+def load_version_dataset(
+    spec: str | Path, cfg: Config | None = None, input_format: str | None = None
+) -> tuple[Resolved, Dataset]:
+    """What :func:`load_version` reads, as a dataset in any shape (detected unless
+    ``input_format`` forces one), so that a comparison knows which columns the file has."""
+    from curate.config import load_config
+    from curate.formats import read_dataset
+
+    resolved = resolve_version(str(spec), cfg or load_config())
+    return resolved, read_dataset(resolved.path, input_format)
 
 
 def load_version(spec: str | Path, cfg: Config | None = None) -> list[Pair]:

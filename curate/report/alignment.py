@@ -2,12 +2,14 @@
 
 Ids never change across versions, so :func:`curate.pairs.match_by_id` (the same matching the
 pair diff of ``curate diff`` uses) pairs them up; this module then says which fields of each
-shared pair changed and whether a model would score the edited pair differently.
+shared pair changed and whether a model would score the edited pair differently. Only the
+fields both versions have a column for are compared (:func:`curate.formats.shared_fields`): a
+five-column revision of the upstream file has unknown, not removed, validator annotations.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from curate.pairs import PAIR_FIELDS, Pair, match_by_id
@@ -97,15 +99,18 @@ def _entry(pair_id: int, pairs: dict[int, Pair]) -> PairEntry:
     return {"pair_id": pair_id, **pair_text(pair)} if pair is not None else {"pair_id": pair_id}
 
 
-def align_versions(before: Sequence[Pair], after: Sequence[Pair]) -> VersionAlignment:
-    """Classify every pair id as unchanged, edited (which fields), dropped or added."""
+def align_versions(
+    before: Sequence[Pair], after: Sequence[Pair], fields: Collection[str] = PAIR_FIELDS
+) -> VersionAlignment:
+    """Classify every pair id as unchanged, edited (which of ``fields``), dropped or added."""
     match = match_by_id(before, after)
+    compared = tuple(f for f in PAIR_FIELDS if f in fields)
     unchanged: list[int] = []
     edited: list[EditedPair] = []
     for a, b in match.shared:
-        fields = tuple(f for f in PAIR_FIELDS if getattr(a, f) != getattr(b, f))
-        if fields:
-            edited.append(EditedPair(a, b, fields))
+        changed = tuple(f for f in compared if getattr(a, f) != getattr(b, f))
+        if changed:
+            edited.append(EditedPair(a, b, changed))
         else:
             unchanged.append(a.pair_id)
     return VersionAlignment(

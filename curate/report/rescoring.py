@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from curate.modelnames import model_label
-from curate.pairs import Pair
+from curate.pairs import PAIR_FIELDS, Pair
 from curate.report.alignment import VersionAlignment, align_versions
 from curate.report.schema import ComputeSection, ModelSection, Report
 from curate.report.statistics import Settings, compare_scores
@@ -28,10 +28,12 @@ REPORT_FORMAT = "curate-diff-report/1"
 
 @dataclass(frozen=True)
 class ComparedVersion:
-    """One side of the comparison: a label for the report and its pairs."""
+    """One side of the comparison: a label for the report, its pairs, and the fields its file
+    has a column for (:attr:`curate.formats.Dataset.fields`; only shared ones are compared)."""
 
     label: str
     pairs: tuple[Pair, ...]
+    fields: frozenset[str] = frozenset(PAIR_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -156,7 +158,7 @@ def score_versions(
                 on_loading(label)
             model = load_model(model, device=device)
         loaded.append(model)
-    alignment = align_versions(before.pairs, after.pairs)
+    alignment = align_versions(before.pairs, after.pairs, before.fields & after.fields)
     store = cache if isinstance(cache, ScoreCache) else ScoreCache(cache)
     runs: list[RunStats] = []
     sections: list[ModelSection] = []
