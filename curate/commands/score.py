@@ -31,6 +31,7 @@ from rich.text import Text
 from curate.commands.common import ReportFormat, config, err, handles_errors, out, print_json
 from curate.errors import InputError, UsageError
 from curate.pairs import BIAS_TYPES, read_pairs
+from curate.score.methods import METHODS
 
 #: Cache file under the project root unless --cache or [tool.curate.score] cache say otherwise.
 DEFAULT_CACHE = ".curate-cache/scores.sqlite"
@@ -73,15 +74,6 @@ def model_slug(name: str) -> str:
     return name.strip("/").replace("/", "--")
 
 
-def _method_help() -> str:
-    from curate.score.methods import help_text
-
-    return (
-        "Scoring method; repeat or give a comma list. Default: pll for a masked LM, "
-        "clm-sum, clm-mean and clm-shared for a causal LM.\n\n" + help_text()
-    )
-
-
 @handles_errors
 def score(
     path: Path | None = typer.Argument(
@@ -98,15 +90,18 @@ def score(
         ),
     ),
     methods: list[str] | None = typer.Option(
-        None, "--method", help=_method_help(), show_default=False
+        None,
+        "--method",
+        help="Scoring method (see the list above); repeat or give a comma list. Default: pll "
+        "for a masked LM; clm-sum, clm-mean and clm-shared for a causal LM.",
+        show_default=False,
     ),
     out_dir: Path | None = typer.Option(
         None,
         "--out",
         "-o",
-        help="Output directory; each model gets <out>/<model>/scores.csv and summary.json for "
-        "pll, <out>/<model>/<method>/ for the other methods. "
-        "Default: <output-dir>/score/<data file stem>.",
+        help="Output directory: scores.csv and summary.json go to OUT/MODEL/ for pll and to "
+        "OUT/MODEL/METHOD/ for the other methods. Default: OUTPUT-DIR/score/DATA-FILE-STEM.",
     ),
     batch_size: int | None = typer.Option(
         None,
@@ -148,7 +143,8 @@ def score(
     The default for a masked LM is the CrowS-Pairs pseudo-log-likelihood (Nangia et al. 2020),
     exactly the numbers of the original metric.py, computed in batches with the LM head at the
     masked tokens only. Every per-token number is cached per method, so a rerun costs nothing,
-    an interrupted run resumes, and a revised dataset recomputes only what changed.
+    an interrupted run resumes, and a revised dataset recomputes only what changed. A pair counts
+    as biased when sent_more scores higher, whatever the method. Methods:
     """
     from curate.score.methods import parse_methods
     from curate.score.settings import settings_from_table
@@ -225,6 +221,11 @@ def score(
         print_json({"models": summaries})
         return
     _render(summaries, path.name, settings.threshold)
+
+
+score.__doc__ = (score.__doc__ or "") + "\n" + "\n".join(
+    f"- **{m.name}** ({m.kind} LMs): {m.summary}" for m in METHODS.values()
+)
 
 
 def _bar(progress: Progress, label: str, unit: str) -> Any:

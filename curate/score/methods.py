@@ -158,7 +158,3 @@ def methods_for_model(requested: Sequence[str], kind: str, model: str) -> tuple[
         )
     return tuple(METHODS[name] for name in requested)
 
-
-def help_text() -> str:
-    """One line per method, for ``curate score --help``."""
-    return "\n\n".join(f"{m.name} ({m.kind}): {m.summary}" for m in METHODS.values())
