@@ -222,4 +222,7 @@ def test_provenance_names_the_method_and_its_tokens(gpt2):
     assert provenance["method"] == "clm-shared"
     assert provenance["model_kind"] == "causal"
     assert provenance["tokens"] == "unmodified" and provenance["reduction"] == "sum"
+    assert "shared with the other sentence" in provenance["counted"]
+    mean = score_pairs(SAMPLE_PAIRS[:2], gpt2, "clm-mean").provenance()
+    assert mean["counted"].startswith("every token of the sentence, each conditioned on the prefix")
     assert score_pairs(SAMPLE_PAIRS[:2], gpt2).method == "clm-sum"  # the causal default

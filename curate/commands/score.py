@@ -10,7 +10,9 @@ other commands stay fast.
 
 from __future__ import annotations
 
+import contextlib
 import warnings
+from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -116,8 +118,11 @@ def score(
     device: Device | None = typer.Option(
         None, "--device", help="auto: CUDA, MPS, else CPU.", show_default="auto"
     ),
-    dtype: DType = typer.Option(
-        DType.float32, "--dtype", help="bfloat16 is faster but changes scores; opt-in."
+    dtype: DType | None = typer.Option(
+        None,
+        "--dtype",
+        help="bfloat16 is faster but changes scores; opt-in.",
+        show_default="float32",
     ),
     cache: Path | None = typer.Option(
         None, "--cache", help=f"SQLite score cache. Default: {DEFAULT_CACHE} at the project root."
@@ -158,7 +163,7 @@ def score(
         batch_size=batch_size,
         threads=threads,
         device=device.value if device else None,
-        dtype=dtype.value,
+        dtype=dtype.value if dtype else None,
         lowercase=lowercase,
         threshold=threshold,
     )
@@ -187,7 +192,7 @@ def score(
     with (
         warnings.catch_warnings(),
         Progress(
-            TextColumn("scoring [bold]{task.description}[/]"),
+            TextColumn("[bold]{task.description}[/]"),
             BarColumn(),
             MofNCompleteColumn(),
             TextColumn("{task.fields[unit]}"),
@@ -199,8 +204,8 @@ def score(
     ):
         warnings.simplefilter("ignore", PrecisionWarning)
         hooks = ScoreHooks(
-            loading=lambda name: err.status(f"loading {escape(name)}"),
-            start=lambda slug, method, unit: _bar(progress, f"{slug} {method}", unit),
+            loading=lambda name: _loading(progress, name),
+            start=lambda slug, method, unit: _bar(progress, f"scoring {slug} {method}", unit),
             scored=_report_scored,
         )
         try:
@@ -226,6 +231,16 @@ def score(
 score.__doc__ = (score.__doc__ or "") + "\n" + "\n".join(
     f"- **{m.name}** ({m.kind} LMs): {m.summary}" for m in METHODS.values()
 )
+
+
+@contextlib.contextmanager
+def _loading(progress: Progress, name: str) -> Iterator[None]:
+    """A line 'loading MODEL' in the live progress display while a model loads."""
+    task = progress.add_task(f"loading {escape(name)}", total=None, unit="", start=False)
+    try:
+        yield
+    finally:
+        progress.remove_task(task)
 
 
 def _bar(progress: Progress, label: str, unit: str) -> Any:

@@ -98,9 +98,24 @@ class ScoreResult:
             "method_pass": method.pass_id,
             "tokens": method.tokens,
             "reduction": method.reduction,
+            "counted": counted_tokens(method),
             "dtype": self.dtype,
             "lowercase": self.lowercase,
         }
+
+
+def counted_tokens(method: Method) -> str:
+    """Which tokens a method's sentence score counts, in words (for every output)."""
+    if method.kind == "causal":
+        scope = (
+            "the sentence's tokens shared with the other sentence"
+            if method.tokens == "unmodified"
+            else "every token of the sentence"
+        )
+        return f"{scope}, each conditioned on the prefix token and the tokens before it"
+    if method.tokens == "unmodified":
+        return "the tokens shared with the other sentence, special tokens excluded"
+    return "every token of the sentence, special tokens excluded"
 
 
 def _method(model: LoadedModel, method: str | Method | None) -> Method:
