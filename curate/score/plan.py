@@ -27,6 +27,10 @@ from curate.score.models import CausalLM, LoadedModel, ModelError
 #: Largest share of a batch's rows that may be padding: padding costs as much as real rows,
 #: while splitting a batch only shrinks it (CrowS-Pairs: almost every batch has one length).
 MAX_PADDING = 0.1
+#: The last batch is cut into pieces of ``ceil(batch_size / TAIL_PIECES)``: with few batches
+#: (a one-pass method on a small dataset: 80 sentences are 3 batches of 32) the last one would
+#: otherwise run alone while the other CPU workers wait.
+TAIL_PIECES = 4
 #: ``Job.position`` of a whole-sentence pass.
 WHOLE = -1
 
@@ -202,7 +206,11 @@ def batch_jobs(
     """Cut the jobs, sorted longest first, into batches of at most ``batch_size``.
 
     A batch also ends before a job shorter than ``1 - max_padding`` times its first (longest)
-    job, so at most that share of a batch's rows is padding.
+    job, so at most that share of a batch's rows is padding. The last batch is then cut into
+    pieces of ``ceil(batch_size / TAIL_PIECES)`` jobs that the workers share. Both steps work
+    from the front with fixed sizes, so the batches left after any prefix of batches are those
+    that batching the remaining jobs gives (what makes a resumed run bit-for-bit the same), and
+    they do not depend on the number of workers.
     """
     if batch_size < 1:
         raise UsageError(f"batch size must be at least 1, got {batch_size}")
@@ -216,4 +224,8 @@ def batch_jobs(
             batches[-1].append(job)
         else:
             batches.append([job])
+    piece = -(-batch_size // TAIL_PIECES)
+    if batches and len(batches[-1]) > piece:
+        last = batches.pop()
+        batches.extend(last[i : i + piece] for i in range(0, len(last), piece))
     return batches
