@@ -223,7 +223,7 @@ def main() -> None:
         sub_plans = plans[: len(pairs)]
         metric_tokens = sum(2 * len(p.more_positions) for p in sub_plans)
         minicons_tokens = sum(len(p.more_ids) + len(p.less_ids) - 4 for p in sub_plans)
-        useful_flops = sum(job_flops(len(ids), config) for ids, _ in plan_jobs(sub_plans))
+        useful_flops = sum(job_flops(len(ids), config) for ids, *_ in plan_jobs(sub_plans))
         rows: dict[str, dict[str, float]] = {}
 
         def record(name: str, tokens: int, tokens_all: int, timing: Timing) -> None:
@@ -264,8 +264,8 @@ def main() -> None:
         revised, edited = revise(cache_pairs, 0.14)
         old_jobs = plan_jobs(plan_pairs(cache_pairs, lm))
         new_jobs = set(plan_jobs(plan_pairs(revised, lm))) - set(old_jobs)
-        work_share = sum(job_flops(len(i), config) for i, _ in new_jobs) / sum(
-            job_flops(len(i), config) for i, _ in old_jobs
+        work_share = sum(job_flops(len(i), config) for i, *_ in new_jobs) / sum(
+            job_flops(len(i), config) for i, *_ in old_jobs
         )
         with ScoreCache(Path(tmp) / "cache.sqlite") as cache:
             full, t_full = timed(lambda: score_pairs(cache_pairs, lm, cache=cache, **kwargs))

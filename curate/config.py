@@ -18,7 +18,7 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field, ValidationError
 
@@ -44,6 +44,10 @@ class ScoreSection(_Table):
     """``[tool.curate.score]``."""
 
     models: list[Annotated[str, Field(min_length=1)]] | None = None
+    methods: list[Annotated[str, Field(min_length=1)]] | None = None
+    threads: Annotated[int, Field(ge=1, le=1024)] | None = None
+    device: Literal["auto", "cpu", "cuda", "mps"] | None = None
+    dtype: Literal["float32", "bfloat16"] | None = None
     batch_size: Annotated[int, Field(ge=1, le=1 << 20)] | None = Field(None, alias="batch-size")
     threshold: Annotated[float, Field(ge=0, le=100)] | None = None
     cache: PathText | None = None

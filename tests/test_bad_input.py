@@ -425,7 +425,6 @@ BAD_OUTPUTS = [
         "score-o-is-a-file-found-before-scoring",
         ("score", "pairs.csv", "-m", TINY, "--no-cache", "-o", "pairs.csv"),
         ("pairs.csv", "is not a directory"),
-        phase2="score checks its output directory only after scoring",
     ),
     C(
         "diff-report-o-is-a-file-found-before-scoring",

@@ -134,3 +134,59 @@ def test_models_from_config(project):
     result = _score("--no-cache")
     assert result.exit_code == 0, result.output
     assert (project / "out" / "score" / "pairs" / "roberta" / "scores.csv").exists()
+
+
+def test_methods_write_one_output_per_model_and_method(project):
+    bert, gpt2 = str(tiny_model_dir("bert")), str(tiny_model_dir("gpt2"))
+    result = _score("--model", bert, "--method", "pll,aul", "--method", "aula", "--format", "json")
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert [(m["slug"], m["method"]) for m in payload["models"]] == [
+        ("bert", "pll"),
+        ("bert", "aul"),
+        ("bert", "aula"),
+    ]
+    target = project / "out" / "score" / "pairs" / "bert"
+    assert (target / "scores.csv").exists()  # pll keeps the layout from before methods
+    for method in ("aul", "aula"):
+        summary = json.loads((target / method / "summary.json").read_text(encoding="utf-8"))
+        assert summary["method"] == method and summary["model_kind"] == "masked"
+        scores = read_scores_csv(target / method / "scores.csv")
+        assert summary["summary"] == json.loads(json.dumps(summarize(scores)))
+    # a causal LM gets the three clm methods by default, from one cached pass
+    causal = _score("--model", gpt2)
+    assert causal.exit_code == 0, causal.output
+    for method in ("clm-sum", "clm-mean", "clm-shared"):
+        assert (project / "out" / "score" / "pairs" / "gpt2" / method / "scores.csv").exists()
+    assert "clm-shared" in causal.stdout
+    rerun = _score("--model", gpt2, "--method", "clm-mean")
+    assert rerun.exit_code == 0 and "0 computed" in rerun.stderr
+
+
+def test_a_method_that_does_not_fit_the_model_is_exit_2(project):
+    gpt2 = str(tiny_model_dir("gpt2"))
+    result = _score("--model", str(tiny_model_dir("bert")), "--model", gpt2, "--method", "aul")
+    assert result.exit_code == 2
+    assert "gpt2 is a causal language model" in result.stderr
+    assert "clm-sum, clm-mean, clm-shared" in result.stderr
+    assert not (project / "out").exists()  # checked before anything was scored
+    unknown = _score("--model", gpt2, "--method", "ppl")
+    assert unknown.exit_code == 2 and "unknown scoring method 'ppl'" in unknown.stderr
+
+
+def test_help_defines_every_method():
+    result = runner.invoke(app, ["score", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    for method in ("pll-word-l2r", "aula", "clm-sum", "clm-mean", "clm-shared"):
+        assert method in result.stdout
+
+
+def test_bad_config_is_exit_2_naming_the_key(project):
+    text = (project / "pyproject.toml").read_text(encoding="utf-8")
+    (project / "pyproject.toml").write_text(
+        text + "\n[tool.curate.score]\nbatch-size = 0\n", encoding="utf-8"
+    )
+    result = _score("--model", "x")
+    assert result.exit_code == 2
+    assert "pyproject.toml" in result.stderr
+    assert "[tool.curate.score] batch-size is 0; it must be at least 1" in result.stderr

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from curate.score.cache import CacheError, ScoreCache, context_key, sentence_key
+from curate.score.cache import CacheError, ScoreCache, context_key, open_cache, sentence_key
+from curate.score.engine import token_logprobs
 from curate.score.pll import batch_jobs, load_model, plan_jobs, plan_pairs, score_pairs
 from tests.support.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir
 
@@ -105,7 +106,8 @@ def test_revision_recomputes_only_changed_sentences(lm, tmp_path):
         revised_pairs = [edited if p.pair_id == 1 else p for p in PAIRS]
         revised = score_pairs(revised_pairs, lm, cache=cache)
     (plan,) = plan_pairs([edited], lm)
-    new_jobs = {(plan.less_ids, p) for p in plan.less_positions}
+    new_jobs = {job for job in plan_jobs([plan]) if job.ids == plan.less_ids}
+    assert len(new_jobs) == len(plan.less_positions)
     assert revised.stats.computed == len(new_jobs - set(plan_jobs(plan_pairs(PAIRS, lm))))
     assert revised.stats.cache_hits == revised.stats.unique_jobs - revised.stats.computed
     unchanged = [s for s in revised.scores if s.pair_id != 1]
@@ -184,3 +186,82 @@ def test_resume_after_kill_9_is_identical(lm, tmp_path):
     assert resumed.stats.cache_hits == _first_batches(lm, 2)
     uninterrupted = score_pairs(PAIRS, lm, batch_size=8)
     assert _scores(resumed) == _scores(uninterrupted)
+
+
+# --------------------------------------------------------------------------- every method
+
+#: (family, method): each method on a model it fits.
+EVERY_METHOD = [
+    ("bert", "pll"),
+    ("bert", "pll-word-l2r"),
+    ("roberta", "aul"),
+    ("albert", "aula"),
+    ("gpt2", "clm-sum"),
+    ("gpt2", "clm-mean"),
+    ("gpt2", "clm-shared"),
+]
+
+
+@pytest.fixture(scope="module")
+def models():
+    return {f: load_model(tiny_model_dir(f), device="cpu") for f in ("bert", "roberta", "albert", "gpt2")}
+
+
+@pytest.mark.parametrize(("family", "method"), EVERY_METHOD)
+def test_every_method_is_cached_resumable_and_incremental(models, family, method, tmp_path):
+    lm = models[family]
+    path = tmp_path / "cache.sqlite"
+    calls: list[int] = []
+
+    def stop_after_two_batches(done: int, total: int) -> None:
+        calls.append(done)
+        if len(calls) == 3:
+            raise _Interrupt
+
+    with pytest.raises(_Interrupt):
+        score_pairs(PAIRS, lm, method, cache=path, batch_size=4, progress=stop_after_two_batches)
+    resumed = score_pairs(PAIRS, lm, method, cache=path, batch_size=4)
+    assert resumed.stats.cache_hits == calls[-1] > 0
+    fresh = score_pairs(PAIRS, lm, method, cache=tmp_path / "fresh.sqlite", batch_size=4)
+    assert _scores(resumed) == _scores(fresh)  # bit for bit
+    again = score_pairs(PAIRS, lm, method, cache=path, batch_size=4)
+    assert again.stats.computed == 0 and _scores(again) == _scores(fresh)
+    # a revision that rewrites one sentence recomputes that sentence's jobs only
+    edited = PAIRS[1].with_changes(sent_less="The wealthy are really ignorant about money.")
+    revised = score_pairs([edited if p.pair_id == 1 else p for p in PAIRS], lm, method, cache=path)
+    (plan,) = plan_pairs([edited], lm, method)
+    per_sentence = 1 if revised.stats.unit == "sentences" else len(plan.less_positions)
+    assert revised.stats.computed == per_sentence
+
+
+def test_methods_do_not_share_cached_numbers_unless_their_pass_is_the_same(models, tmp_path):
+    lm = models["bert"]
+    with open_cache(tmp_path / "cache.sqlite") as cache:
+        pll = score_pairs(PAIRS, lm, "pll", cache=cache)
+        for method in ("pll-word-l2r", "aul", "aula"):
+            assert score_pairs(PAIRS, lm, method, cache=cache).stats.cache_hits == 0, method
+        assert score_pairs(PAIRS, lm, "pll", cache=cache).stats.cache_hits == pll.stats.unique_jobs
+        # a borrowed cache stays open for its owner
+        assert cache.count() > 0
+
+
+def test_per_token_logprobs_are_read_back_from_the_cache(models, tmp_path):
+    path = tmp_path / "cache.sqlite"
+    gpt2 = models["gpt2"]
+    sentence = PAIRS[0].sent_more
+    empty = token_logprobs(sentence, gpt2, "clm-sum", path)
+    assert [t.logprob for t in empty] == [None] * len(empty)
+    score_pairs(PAIRS[:1], gpt2, "clm-sum", cache=path)
+    tokens = token_logprobs(sentence, gpt2, "clm-shared", path)  # same pass as clm-sum
+    assert tokens[0].token == "<|endoftext|>" and tokens[0].logprob is None
+    assert "".join(t.token for t in tokens[1:]).replace("Ġ", " ") == sentence
+    (score,) = score_pairs(PAIRS[:1], gpt2, "clm-sum", cache=path).scores
+    assert sum(t.logprob for t in tokens[1:]) == pytest.approx(score.sent_more_score, abs=1e-9)
+    # pll: only the tokens shared with the partner sentence were scored
+    bert = models["bert"]
+    (pll,) = score_pairs(PAIRS[:1], bert, "pll", cache=path).scores
+    masked = token_logprobs(sentence, bert, "pll", path)
+    scored = [t.logprob for t in masked if t.logprob is not None]
+    assert len(scored) == pll.n_masked
+    assert masked[0].token == "[CLS]" and masked[0].logprob is None
+    assert sum(scored) == pytest.approx(pll.sent_more_score, abs=1e-9)

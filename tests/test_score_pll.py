@@ -112,7 +112,8 @@ def test_worker_threads_do_not_change_a_single_bit(models):
 def test_model_accepts_a_name_and_reports_provenance(models):
     result = score_pairs(SAMPLE_PAIRS[:2], str(models["albert"]), device="cpu")
     assert result.model == str(models["albert"])
-    assert result.method == pll.METHOD
+    assert result.method == "pll"
+    assert result.provenance()["method_pass"] == pll.METHOD == "crows-pairs-pll/1"
     assert result.dtype == "float32"
     assert len(result.model_fingerprint) == len(result.tokenizer_fingerprint) == 64
     assert set(result.provenance()) >= {"model", "model_fingerprint", "dtype", "lowercase"}
@@ -153,14 +154,19 @@ def test_jobs_are_deduplicated_and_sorted_longest_first(models):
     plans = plan_pairs([*SAMPLE_PAIRS, *SAMPLE_PAIRS], lm)
     jobs = plan_jobs(plans)
     assert len(jobs) == len(set(jobs)) == len(plan_jobs(plans[: len(SAMPLE_PAIRS)]))
-    lengths = [len(ids) for ids, _ in jobs]
+    lengths = [len(job.ids) for job in jobs]
     assert lengths == sorted(lengths, reverse=True)
     batches = batch_jobs(jobs, 10)
     assert [j for b in batches for j in b] == jobs
     assert all(1 <= len(b) <= 10 for b in batches)
     # at most 10% of a batch's rows are padding
-    assert all(len(ids) >= 0.9 * len(b[0][0]) for b in batches for ids, _ in b)
-    assert len(batch_jobs(jobs, 10, max_padding=1.0)) == -(-len(jobs) // 10)
+    assert all(len(job.ids) >= 0.9 * len(b[0].ids) for b in batches for job in b)
+    # without the padding rule: full batches, then the last one cut in pieces of ceil(10 / 4)
+    sizes = [len(b) for b in batch_jobs(jobs, 10, max_padding=1.0)]
+    tail = len(jobs) % 10 or 10
+    assert sizes == [10] * ((len(jobs) - tail) // 10) + [3] * (tail // 3) + [tail % 3] * bool(
+        tail % 3
+    )
     # a suffix of the batches is what batching the remaining jobs gives (resume exactness)
     rest = [j for b in batches[3:] for j in b]
     assert batch_jobs(rest, 10) == batches[3:]

@@ -1,4 +1,8 @@
-"""``curate score``: the CrowS-Pairs metric of one or more masked language models.
+"""``curate score``: bias metrics of masked and causal language models (thin front end).
+
+Options are parsed into :class:`~curate.score.settings.ScoreSettings` (over
+``[tool.curate.score]``) and handed to :func:`curate.score.run.score_dataset`, which scores
+and writes the files; this module shows progress, the table, and maps errors to exit codes.
 
 torch and transformers are imported only when the command runs, so ``curate --help`` and the
 other commands stay fast.
@@ -6,8 +10,9 @@ other commands stay fast.
 
 from __future__ import annotations
 
-import hashlib
+import contextlib
 import warnings
+from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -25,7 +30,6 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from curate import __version__
 from curate.commands.common import (
     DEFAULT_SCORE_CACHE,
     INPUT_FORMAT,
@@ -39,10 +43,10 @@ from curate.commands.common import (
     print_json,
     score_cache_path,
 )
-from curate.config import Config
-from curate.errors import InputError, UsageError
+from curate.errors import UsageError
 from curate.modelnames import model_slug
 from curate.pairs import BIAS_TYPES, read_pairs
+from curate.score.methods import METHODS
 
 
 class Device(StrEnum):
@@ -67,24 +71,13 @@ def register(app: typer.Typer) -> None:
 
 
 class _RateColumn(ProgressColumn):
-    """Masked tokens per second."""
+    """Jobs (masked tokens or sentences) per second."""
 
     def render(self, task: Any) -> Text:
         speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.1f} tok/s" if speed else "… tok/s", style="progress.data.speed")
+        return Text(f"{speed:,.1f}/s" if speed else "…/s", style="progress.data.speed")
 
 
-def _settings(cfg: Config) -> dict[str, Any]:
-    """``[tool.curate.score]``, type-checked."""
-    table = cfg.section("score")
-    where = f"{cfg.root / 'pyproject.toml'}: [tool.curate.score]"
-    models = table.get("models", [])
-    if not isinstance(models, list) or not all(isinstance(m, str) for m in models):
-        raise InputError(f"{where} models must be a list of strings")
-    for key, kind in (("batch-size", int), ("threshold", (int, float)), ("cache", str)):
-        if key in table and not isinstance(table[key], kind):
-            raise InputError(f"{where} {key} has the wrong type")
-    return table
 
 
 @handles_errors
@@ -99,26 +92,43 @@ def score(
         "--model",
         "-m",
         help=(
-            "Masked LM: a local directory saved with save_pretrained or a Hugging Face hub "
-            "name. Repeat for several. Default: [tool.curate.score] models."
+            "Masked or causal LM (the kind is read from its config): a local directory saved "
+            "with save_pretrained or a Hugging Face hub name. Repeat for several. Default: "
+            "[tool.curate.score] models."
         ),
+    ),
+    methods: list[str] | None = typer.Option(
+        None,
+        "--method",
+        help="Scoring method (see the list above); repeat or give a comma list. Default: pll "
+        "for a masked LM; clm-sum, clm-mean and clm-shared for a causal LM.",
+        show_default=False,
     ),
     out_dir: Path | None = typer.Option(
         None,
         "--out",
         "-o",
-        help="Output directory; each model gets <out>/<model>/scores.csv and summary.json. "
-        "Default: <output-dir>/score/<data file stem>.",
+        help="Output directory: scores.csv and summary.json go to OUT/MODEL/ for pll and to "
+        "OUT/MODEL/METHOD/ for the other methods. Default: OUTPUT-DIR/score/DATA-FILE-STEM.",
     ),
     batch_size: int | None = typer.Option(
-        None, "--batch-size", min=1, help="Masked copies per forward pass (default 32)."
+        None,
+        "--batch-size",
+        min=1,
+        help="Masked copies (pll, pll-word-l2r) or sentences (the other methods) per forward "
+        "pass (default 32).",
     ),
     threads: int | None = typer.Option(
         None, "--threads", min=1, help="CPU worker threads (default: as many as torch uses)."
     ),
-    device: Device = typer.Option(Device.auto, "--device", help="auto: CUDA, MPS, else CPU."),
-    dtype: DType = typer.Option(
-        DType.float32, "--dtype", help="bfloat16 is faster but changes scores; opt-in."
+    device: Device | None = typer.Option(
+        None, "--device", help="auto: CUDA, MPS, else CPU.", show_default="auto"
+    ),
+    dtype: DType | None = typer.Option(
+        None,
+        "--dtype",
+        help="bfloat16 is faster but changes scores; opt-in.",
+        show_default="float32",
     ),
     cache: Path | None = typer.Option(
         None,
@@ -142,102 +152,125 @@ def score(
     fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Output format."),
     input_format: str | None = INPUT_FORMAT,
 ) -> None:
-    """Score pairs with the CrowS-Pairs pseudo-log-likelihood metric (Nangia et al. 2020).
+    """Score pairs with bias metrics of masked and causal language models.
 
-    Exactly the numbers of the original metric.py, computed in batches with the LM head at the
-    masked tokens only. Every masked token's log-probability is cached, so a rerun costs
-    nothing, an interrupted run resumes, and a revised dataset recomputes only what changed.
+    The default for a masked LM is the CrowS-Pairs pseudo-log-likelihood (Nangia et al. 2020),
+    exactly the numbers of the original metric.py, computed in batches with the LM head at the
+    masked tokens only. Every per-token number is cached per method, so a rerun costs nothing,
+    an interrupted run resumes, and a revised dataset recomputes only what changed. A pair counts
+    as biased when sent_more scores higher, whatever the method. Methods:
     """
     input_format = dataset_format(input_format)
+    from curate.score.methods import parse_methods
+    from curate.score.settings import settings_from_table
+
     cfg = config()
-    settings = _settings(cfg)
-    models = list(models or settings.get("models", []))
-    if not models:
+    settings = settings_from_table(
+        cfg.section("score"), f"{cfg.root / 'pyproject.toml'}: [tool.curate.score]"
+    ).with_overrides(
+        models=tuple(models) if models else None,
+        methods=parse_methods(methods) if methods else None,
+        batch_size=batch_size,
+        threads=threads,
+        device=device.value if device else None,
+        dtype=dtype.value if dtype else None,
+        lowercase=lowercase,
+        threshold=threshold,
+    )
+    if not settings.models:
         raise UsageError("name a model with --model (or set [tool.curate.score] models)")
     path = data_path(path, cfg)
-    slugs = [model_slug(m) for m in models]
+    slugs = [model_slug(m) for m in settings.models]
     if len(set(slugs)) != len(slugs):
         raise UsageError(f"two models would share an output directory: {', '.join(slugs)}")
     pairs = read_pairs(path, input_format)
     out_dir = out_dir or cfg.output_dir / "score" / path.stem
     cache_path = score_cache_path(cfg, cache, no_cache)
-    threshold = float(threshold if threshold is not None else settings.get("threshold", 5.0))
-    batch_size = batch_size or settings.get("batch-size")
 
     from transformers.utils import logging as hf_logging
 
-    from curate.score import DEFAULT_BATCH_SIZE, PrecisionWarning, load_model, score_pairs
-    from curate.score.cache import ScoreCache
-    from curate.score.files import write_scores_csv, write_summary_json
-    from curate.score.metrics import summarize
-    from curate.score.pll import BF16_WARNING
+    from curate.score.models import BF16_WARNING, PrecisionWarning
+    from curate.score.run import ScoreHooks, data_info, score_dataset
 
     hf_logging.set_verbosity_error()
     hf_logging.disable_progress_bar()
-    data_sha = hashlib.sha256(path.read_bytes()).hexdigest()
-    if dtype is DType.bfloat16:
+    if settings.dtype == DType.bfloat16.value:
         err.print(f"[yellow]warning:[/] {BF16_WARNING}")
-    summaries: list[dict[str, Any]] = []
-    store = ScoreCache(cache_path)
-    try:
-        for model, slug in zip(models, slugs, strict=True):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", PrecisionWarning)
-                with err.status(f"loading {model}"):
-                    lm = load_model(
-                        model, device=device.value, dtype=dtype.value, lowercase=lowercase
-                    )
-            with Progress(
-                TextColumn(f"scoring [bold]{escape(slug)}[/]"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn("masked tokens"),
-                _RateColumn(),
-                TimeRemainingColumn(),
-                console=err,
-                transient=True,
-            ) as progress:
-                task = progress.add_task("score", total=None)
-
-                def report(done: int, total: int, task: Any = task, bar: Any = progress) -> None:
-                    bar.update(task, completed=done, total=total)
-
-                result = score_pairs(
-                    pairs,
-                    lm,
-                    cache=store,
-                    batch_size=batch_size or DEFAULT_BATCH_SIZE,
-                    progress=report,
-                    threads=threads,
-                )
-            stats = result.stats
-            err.print(
-                f"{slug}: {len(pairs)} pairs, {stats.masked_tokens:,} masked tokens "
-                f"({stats.unique_jobs:,} distinct): {stats.cache_hits:,} from the cache, "
-                f"{stats.computed:,} computed in {stats.batches:,} batches, "
-                f"{stats.seconds:.1f} s on {lm.device.type} ({lm.dtype}, {lm.head_mode} head)"
+    with (
+        warnings.catch_warnings(),
+        Progress(
+            TextColumn("[bold]{task.description}[/]"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[unit]}"),
+            _RateColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            transient=True,
+        ) as progress,
+    ):
+        warnings.simplefilter("ignore", PrecisionWarning)
+        hooks = ScoreHooks(
+            loading=lambda name: _loading(progress, name),
+            start=lambda slug, method, unit: _bar(progress, f"scoring {slug} {method}", unit),
+            scored=_report_scored,
+        )
+        try:
+            outputs = score_dataset(
+                pairs,
+                dict(zip(slugs, settings.models, strict=True)),
+                settings,
+                data=data_info(path),
+                out_dir=out_dir,
+                cache=cache_path,
+                hooks=hooks,
             )
-            summary = {
-                "tool": f"curate {__version__}",
-                "data": {"file": path.name, "sha256": data_sha},
-                **result.provenance(),
-                "summary": summarize(result.scores, threshold=threshold),
-            }
-            target = out_dir / slug
-            write_scores_csv(result.scores, target / "scores.csv")
-            write_summary_json(summary, target / "summary.json")
-            err.print(f"{slug}: wrote {target / 'scores.csv'} and summary.json")
-            summaries.append({"slug": slug, **summary})
-            del lm
-    except KeyboardInterrupt:
-        err.print("interrupted; finished batches are cached, so a rerun resumes from there")
-        raise typer.Exit(130) from None
-    finally:
-        store.close()
+        except KeyboardInterrupt:
+            err.print("interrupted; finished batches are cached, so a rerun resumes from there")
+            raise typer.Exit(130) from None
+    summaries = [{"slug": o.slug, **o.summary} for o in outputs]
     if fmt is ReportFormat.json:
         print_json({"models": summaries})
         return
-    _render(summaries, path.name, threshold)
+    _render(summaries, path.name, settings.threshold)
+
+
+score.__doc__ = (score.__doc__ or "") + "\n" + "\n".join(
+    f"- **{m.name}** ({m.kind} LMs): {m.summary}" for m in METHODS.values()
+)
+
+
+@contextlib.contextmanager
+def _loading(progress: Progress, name: str) -> Iterator[None]:
+    """A line 'loading MODEL' in the live progress display while a model loads."""
+    task = progress.add_task(f"loading {escape(name)}", total=None, unit="", start=False)
+    try:
+        yield
+    finally:
+        progress.remove_task(task)
+
+
+def _bar(progress: Progress, label: str, unit: str) -> Any:
+    task = progress.add_task(escape(label), total=None, unit=unit)
+
+    def report(done: int, total: int) -> None:
+        progress.update(task, completed=done, total=total)
+        if done == total:
+            progress.remove_task(task)
+
+    return report
+
+
+def _report_scored(output: Any) -> None:
+    stats, result = output.result.stats, output.result
+    err.print(
+        f"{escape(output.slug)} {result.method}: {stats.pairs} pairs, "
+        f"{stats.masked_tokens:,} scored tokens ({stats.unique_jobs:,} distinct "
+        f"{stats.unit}): {stats.cache_hits:,} from the cache, {stats.computed:,} computed in "
+        f"{stats.batches:,} batches, {stats.seconds:.1f} s on {output.device} "
+        f"({result.dtype}, {result.head_mode} head)"
+    )
+    err.print(f"{escape(output.slug)} {result.method}: wrote {escape(str(output.directory))}")
 
 
 def _pct(value: float | None) -> str:
@@ -258,7 +291,7 @@ def _render(summaries: list[dict[str, Any]], source: str, threshold: float) -> N
     table.add_column("")
     table.add_column("n", justify="right")
     for s in summaries:
-        table.add_column(s["slug"], justify="right")
+        table.add_column(f"{escape(s['slug'])}\n{s['method']}", justify="right")
     table.add_row(
         "overall",
         str(first["pairs"]),

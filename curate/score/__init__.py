@@ -1,9 +1,14 @@
-"""Scoring: the CrowS-Pairs pseudo-log-likelihood metric of masked language models.
+"""Scoring: bias metrics of masked and causal language models on sentence pairs.
 
-``score_pairs(pairs, model)`` gives per-pair sentence scores (:class:`ScoreResult`);
-``summarize(result.scores)`` the metric and its breakdowns. See :mod:`curate.score.pll` for the
-algorithm, :mod:`curate.score.cache` for the resumable cache and :mod:`curate.score.metrics`
-for the definitions.
+``score_pairs(pairs, model, method)`` gives per-pair sentence scores (:class:`ScoreResult`) of
+one model with one method (:mod:`curate.score.methods`: ``pll``, ``pll-word-l2r``, ``aul``,
+``aula``, ``clm-sum``, ``clm-mean``, ``clm-shared``); ``summarize(result.scores)`` the
+CrowS-Pairs metric and its breakdowns; ``score_dataset`` scores a dataset with several models
+and methods and writes the outputs. Module map: :mod:`~curate.score.models` (loading),
+:mod:`~curate.score.plan` (tokenise, align, jobs, batches), :mod:`~curate.score.passes` (the
+forward passes), :mod:`~curate.score.engine` (cache lookup, run, reduction),
+:mod:`~curate.score.cache`, :mod:`~curate.score.settings`, :mod:`~curate.score.run`,
+:mod:`~curate.score.metrics`, :mod:`~curate.score.files`.
 
 The names are imported lazily: ``curate.score.metrics`` and ``curate.score.files`` need no
 torch, so reports that only read scores (and ``curate --help``) do not pay for importing it.
@@ -15,53 +20,88 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from curate.score.cache import ScoreCache
+    from curate.score.cache import ScoreCache, open_cache
+    from curate.score.engine import (
+        ScoreResult,
+        ScoreStats,
+        TokenLogprob,
+        score_pairs,
+        token_logprobs,
+    )
+    from curate.score.methods import METHODS, Method
     from curate.score.metrics import DEFAULT_THRESHOLD, PairScore, summarize
-    from curate.score.pll import (
-        DEFAULT_BATCH_SIZE,
-        METHOD,
+    from curate.score.models import (
+        CausalLM,
+        LoadedModel,
         MaskedLM,
         ModelError,
         PrecisionWarning,
-        ScoreResult,
-        ScoreStats,
-        SentenceTooLongError,
         load_model,
-        score_pairs,
+        model_kind,
     )
+    from curate.score.plan import SentenceTooLongError
+    from curate.score.pll import METHOD
+    from curate.score.run import ScoreHooks, ScoreOutput, score_dataset
+    from curate.score.settings import DEFAULT_BATCH_SIZE, ScoreSettings, settings_from_table
 
 _WHERE = {
     "ScoreCache": "cache",
+    "open_cache": "cache",
+    "ScoreResult": "engine",
+    "ScoreStats": "engine",
+    "TokenLogprob": "engine",
+    "score_pairs": "engine",
+    "token_logprobs": "engine",
+    "METHODS": "methods",
+    "Method": "methods",
     "DEFAULT_THRESHOLD": "metrics",
     "PairScore": "metrics",
     "summarize": "metrics",
-    "DEFAULT_BATCH_SIZE": "pll",
+    "CausalLM": "models",
+    "LoadedModel": "models",
+    "MaskedLM": "models",
+    "ModelError": "models",
+    "PrecisionWarning": "models",
+    "load_model": "models",
+    "model_kind": "models",
+    "SentenceTooLongError": "plan",
     "METHOD": "pll",
-    "MaskedLM": "pll",
-    "ModelError": "pll",
-    "PrecisionWarning": "pll",
-    "ScoreResult": "pll",
-    "ScoreStats": "pll",
-    "SentenceTooLongError": "pll",
-    "load_model": "pll",
-    "score_pairs": "pll",
+    "ScoreHooks": "run",
+    "ScoreOutput": "run",
+    "score_dataset": "run",
+    "DEFAULT_BATCH_SIZE": "settings",
+    "ScoreSettings": "settings",
+    "settings_from_table": "settings",
 }
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",
     "DEFAULT_THRESHOLD",
     "METHOD",
+    "METHODS",
+    "CausalLM",
+    "LoadedModel",
     "MaskedLM",
+    "Method",
     "ModelError",
     "PairScore",
     "PrecisionWarning",
     "ScoreCache",
+    "ScoreHooks",
+    "ScoreOutput",
     "ScoreResult",
+    "ScoreSettings",
     "ScoreStats",
     "SentenceTooLongError",
+    "TokenLogprob",
     "load_model",
+    "model_kind",
+    "open_cache",
+    "score_dataset",
     "score_pairs",
+    "settings_from_table",
     "summarize",
+    "token_logprobs",
 ]
 
 

@@ -17,10 +17,11 @@ batch in flight.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,9 +50,13 @@ class CacheError(CurateError):
     """The cache file cannot be opened or is not a curate score cache."""
 
 
-def sentence_key(token_ids: Sequence[int]) -> str:
-    """The cache key of a tokenised sentence: a hash of its token ids."""
-    return hashlib.sha256(",".join(map(str, token_ids)).encode("ascii")).hexdigest()
+def sentence_key(token_ids: Sequence[int], words: Sequence[int | None] = ()) -> str:
+    """The cache key of a tokenised sentence: a hash of its token ids, and of the word index
+    of each token when the method's numbers depend on the word grouping."""
+    text = ",".join(map(str, token_ids))
+    if words:
+        text += "|" + ",".join("-" if w is None else str(w) for w in words)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 def context_key(description: Mapping[str, Any]) -> str:
@@ -154,3 +159,21 @@ class ScoreCache:
         return self._db.execute(
             "SELECT COUNT(*) FROM logprobs WHERE context = ?", (context,)
         ).fetchone()[0]
+
+
+@contextlib.contextmanager
+def open_cache(cache: ScoreCache | Path | str | None) -> Iterator[ScoreCache]:
+    """The cache to score through: ``cache`` itself when it is open (borrowed: left open for
+    its owner), else one opened on the path (or in memory for ``None``) and closed afterwards.
+
+    As lm-evaluation-harness's ``CachingLM`` wraps a model, this keeps caching out of the
+    scorers: they receive an open cache and never decide its lifetime.
+    """
+    if isinstance(cache, ScoreCache):
+        yield cache
+        return
+    owned = ScoreCache(cache)
+    try:
+        yield owned
+    finally:
+        owned.close()

@@ -39,8 +39,9 @@ DEFAULT_THRESHOLD = 5.0
 class PairScore:
     """The two sentence scores of one pair (the row of ``metric.py``'s output, plus the id).
 
-    ``sent_more_score`` / ``sent_less_score`` are sums of log-probabilities (``log P(U|M)``)
-    over the ``n_masked`` unmodified tokens each sentence has.
+    ``sent_more_score`` / ``sent_less_score`` are the method's sentence scores: for ``pll``
+    sums of log-probabilities (``log P(U|M)``) over the ``n_masked`` unmodified tokens each
+    sentence has; ``n_masked`` counts the tokens whose numbers make ``sent_more``'s score.
     """
 
     pair_id: int

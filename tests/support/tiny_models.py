@@ -1,14 +1,16 @@
-"""Tiny random masked LMs of three tokenizer families, saved like real hub models.
+"""Tiny random language models of four tokenizer families, saved like real hub models.
 
-Tests (and later stages' tests) need masked LMs that load through the real
-``AutoTokenizer`` / ``AutoModelForMaskedLM.from_pretrained`` path without a network. This module
+Tests (and later stages' tests) need models that load through the real ``AutoTokenizer`` /
+``AutoModelForMaskedLM`` / ``AutoModelForCausalLM.from_pretrained`` path without a network. This module
 trains a tokenizer with the ``tokenizers`` library on a small corpus, wraps it in the
 transformers class of its family, builds a randomly initialised model of hidden size 32 with 2
 layers, and saves both with ``save_pretrained``:
 
 * ``bert``: WordPiece, uncased (BERT normaliser with lower-casing);
 * ``roberta``: byte-level BPE, cased, with leading-space tokens (``Ġword``);
-* ``albert``: SentencePiece-style Unigram with the ``▁`` metaspace, uncased.
+* ``albert``: SentencePiece-style Unigram with the ``▁`` metaspace, uncased;
+* ``gpt2`` (causal): GPT-2's byte-level BPE (no prefix space, ``<|endoftext|>`` as BOS, EOS and
+  unknown token) and a ``GPT2LMHeadModel``.
 
 Each build reloads the directory and checks that the loaded tokenizer has the trained
 vocabulary and tokenises like the trained one (transformers 5 silently replaces a vocabulary it
@@ -38,7 +40,10 @@ from tokenizers import (
 
 from curate.pairs import Pair
 
+#: Masked LM families.
 FAMILIES: tuple[str, ...] = ("bert", "roberta", "albert")
+#: Causal LM families.
+CAUSAL_FAMILIES: tuple[str, ...] = ("gpt2",)
 
 #: CrowS-Pairs-like sentences: enough words that every family learns real subwords.
 CORPUS: tuple[str, ...] = (
@@ -173,6 +178,17 @@ def train_tokenizer(family: str, corpus: Sequence[str], vocab_size: int = 1000) 
         tok.post_processor = processors.RobertaProcessing(
             ("</s>", tok.token_to_id("</s>")), ("<s>", tok.token_to_id("<s>"))
         )
+    elif family == "gpt2":
+        tok = Tokenizer(models.BPE(continuing_subword_prefix="", end_of_word_suffix=""))
+        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+        tok.decoder = decoders.ByteLevel()
+        trainer = trainers.BpeTrainer(
+            vocab_size=vocab_size,
+            special_tokens=["<|endoftext|>"],
+            initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        )
+        tok.train_from_iterator(corpus, trainer)
+        tok.post_processor = processors.ByteLevel(trim_offsets=False)
     elif family == "albert":
         specials = ["<pad>", "<unk>", "[CLS]", "[SEP]", "[MASK]"]
         tok = Tokenizer(models.Unigram())
@@ -205,13 +221,22 @@ def train_tokenizer(family: str, corpus: Sequence[str], vocab_size: int = 1000) 
             ],
         )
     else:
-        raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES}")
+        raise ValueError(f"unknown family {family!r}; expected one of {FAMILIES + CAUSAL_FAMILIES}")
     return tok
 
 
 def _wrap(family: str, tok: Tokenizer, max_length: int):
-    from transformers import AlbertTokenizer, BertTokenizer, RobertaTokenizer
+    from transformers import AlbertTokenizer, BertTokenizer, GPT2Tokenizer, RobertaTokenizer
 
+    if family == "gpt2":
+        end = "<|endoftext|>"
+        return GPT2Tokenizer(
+            tokenizer_object=tok,
+            model_max_length=max_length,
+            bos_token=end,
+            eos_token=end,
+            unk_token=end,
+        )
     cls = {"bert": BertTokenizer, "roberta": RobertaTokenizer, "albert": AlbertTokenizer}[family]
     return cls(tokenizer_object=tok, model_max_length=max_length)
 
@@ -222,6 +247,8 @@ def _model(family: str, vocab_size: int, tok: Tokenizer, max_positions: int, see
         AlbertForMaskedLM,
         BertConfig,
         BertForMaskedLM,
+        GPT2Config,
+        GPT2LMHeadModel,
         RobertaConfig,
         RobertaForMaskedLM,
     )
@@ -236,6 +263,20 @@ def _model(family: str, vocab_size: int, tok: Tokenizer, max_positions: int, see
         "initializer_range": 0.3,
     }
     torch.manual_seed(seed)
+    if family == "gpt2":
+        end = tok.token_to_id("<|endoftext|>")
+        config = GPT2Config(
+            vocab_size=vocab_size,
+            n_positions=max_positions,
+            n_embd=32,
+            n_layer=2,
+            n_head=2,
+            n_inner=64,
+            initializer_range=0.3,
+            bos_token_id=end,
+            eos_token_id=end,
+        )
+        return GPT2LMHeadModel(config)
     if family == "bert":
         config = BertConfig(
             **common, max_position_embeddings=max_positions, pad_token_id=tok.token_to_id("[PAD]")
@@ -271,7 +312,7 @@ def build_tiny_model(
     vocab_size: int = 1000,
     max_positions: int = 128,
 ) -> Path:
-    """Train, build and save a tiny masked LM of ``family`` into ``directory``; return it.
+    """Train, build and save a tiny LM of ``family`` into ``directory``; return it.
 
     ``max_positions`` is the longest input (special tokens included) the model accepts.
     """
@@ -296,21 +337,26 @@ def build_tiny_model(
     return directory
 
 
-_BUILT: dict[tuple[str, str, int], Path] = {}
+_BUILT: dict[tuple[str, str, int, int], Path] = {}
 
 
-def tiny_model_dir(family: str, corpus: Sequence[str] | None = None, *, seed: int = 0) -> Path:
+def tiny_model_dir(
+    family: str, corpus: Sequence[str] | None = None, *, seed: int = 0, vocab_size: int = 1000
+) -> Path:
     """A tiny model of ``family`` built once per test process and shared by every test module.
 
-    Treat the directory as read-only; use :func:`build_tiny_model` for a private copy.
+    A small ``vocab_size`` (e.g. 200) splits most words into several tokens. Treat the
+    directory as read-only; use :func:`build_tiny_model` for a private copy.
     """
     corpus = list(corpus) if corpus is not None else training_corpus()
     digest = hashlib.sha256("\n".join(corpus).encode("utf-8")).hexdigest()[:16]
-    key = (family, digest, seed)
+    key = (family, digest, seed, vocab_size)
     if key not in _BUILT:
         root = Path(tempfile.mkdtemp(prefix=f"curate-tiny-{family}-"))
         atexit.register(shutil.rmtree, root, ignore_errors=True)
-        _BUILT[key] = build_tiny_model(family, root / family, corpus, seed=seed)
+        _BUILT[key] = build_tiny_model(
+            family, root / family, corpus, seed=seed, vocab_size=vocab_size
+        )
     return _BUILT[key]
 
 

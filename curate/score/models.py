@@ -1,0 +1,393 @@
+"""Loading a language model to score with: masked or causal, detected from its config.
+
+:func:`load_model` returns a :class:`MaskedLM` (``AutoModelForMaskedLM``: BERT, RoBERTa,
+ALBERT...) or a :class:`CausalLM` (``AutoModelForCausalLM``: GPT-2...), whichever kind the
+model's config declares (:func:`model_kind`). Both carry what every scoring method needs: the
+model and tokenizer, the device and dtype, the casing rule, the longest input, and fingerprints
+of the weights and the tokenizer, which key the score cache (so the same weights loaded from
+another path share cached numbers, and changed weights never reuse stale ones).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import torch
+
+from curate.errors import CurateError, InputError, UsageError
+
+#: The two kinds of language model the scoring methods are defined for.
+ModelKind = Literal["masked", "causal"]
+DTYPES: dict[str, torch.dtype] = {"float32": torch.float32, "bfloat16": torch.bfloat16}
+DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda", "mps")
+#: Measured with benchmarks/bench_pll.py --bf16 on a random BERT-base: see README "Scoring".
+BF16_WARNING = (
+    "bfloat16 moves sentence scores (by up to 0.085 on a BERT-base, flipping 4 of 40 pair "
+    "verdicts) and is only faster on hardware with bfloat16 matrix units (on an AVX2-only CPU "
+    "it was 7x slower); use float32, the default, for the metric"
+)
+
+#: Config keys that do not change the numbers (paths, versions, loading details).
+_VOLATILE_CONFIG_KEYS = frozenset(
+    {
+        "_name_or_path",
+        "_commit_hash",
+        "transformers_version",
+        "dtype",
+        "torch_dtype",
+        "_attn_implementation",
+        "_attn_implementation_autoset",
+        "_attn_implementation_internal",
+        "output_hidden_states",
+        "output_attentions",
+        "return_dict",
+    }
+)
+#: Architectures whose position ids start after the padding index (fairseq heritage).
+_PADDING_OFFSET_MODELS = frozenset(
+    {"roberta", "xlm-roberta", "xlm-roberta-xl", "camembert", "data2vec-text", "longformer"}
+)
+
+
+class ModelError(CurateError):
+    """A model or tokenizer cannot be loaded or cannot be used for the requested scoring."""
+
+
+class PrecisionWarning(UserWarning):
+    """Scores computed in reduced precision deviate from the float32 metric."""
+
+
+@dataclass(eq=False)
+class LoadedModel:
+    """What every method needs of a loaded model: load it once, score many datasets."""
+
+    name: str
+    model: Any
+    tokenizer: Any
+    device: torch.device
+    dtype: str
+    lowercase: bool
+    max_length: int
+    pad_token_id: int
+    model_fingerprint: str
+    tokenizer_fingerprint: str
+
+    kind: str = "masked"
+
+    def context(self, method_id: str) -> dict[str, str]:
+        """Everything besides the sentence and position that a cached number depends on."""
+        return {
+            "method": method_id,
+            "model": self.model_fingerprint,
+            "tokenizer": self.tokenizer_fingerprint,
+            "dtype": self.dtype,
+        }
+
+
+@dataclass(eq=False)
+class MaskedLM(LoadedModel):
+    """A masked language model (``AutoModelForMaskedLM``)."""
+
+    mask_token_id: int = 0
+    #: The base model and LM head when the head can run at chosen positions only.
+    base: Any = None
+    head: Callable[[torch.Tensor], torch.Tensor] | None = None
+
+    @property
+    def head_mode(self) -> str:
+        """``mask-only`` (head at the scored positions) or ``full-logits`` (fallback)."""
+        return "mask-only" if self.head is not None else "full-logits"
+
+
+@dataclass(eq=False)
+class CausalLM(LoadedModel):
+    """A causal (left-to-right) language model (``AutoModelForCausalLM``).
+
+    ``prefix_token_id`` is the one token every sentence is conditioned on, as
+    lm-evaluation-harness does for an empty context: the tokenizer's BOS token, else its EOS
+    token (GPT-2's ``<|endoftext|>`` is both).
+    """
+
+    prefix_token_id: int = 0
+    base: Any = None
+    head: Callable[[torch.Tensor], torch.Tensor] | None = None
+
+    @property
+    def head_mode(self) -> str:
+        """``real-tokens`` (head at the non-padding positions) or ``full-logits`` (fallback)."""
+        return "real-tokens" if self.head is not None else "full-logits"
+
+
+def resolve_device(device: str = "auto") -> torch.device:
+    """``auto`` picks CUDA, then Apple MPS, then the CPU; other names are checked."""
+    if device not in DEVICES:
+        raise UsageError(f"unknown device {device!r}; choose one of {', '.join(DEVICES)}")
+    if device == "auto":
+        if torch.cuda.is_available():
+            return torch.device("cuda")
+        if torch.backends.mps.is_available():
+            return torch.device("mps")
+        return torch.device("cpu")
+    if device == "cuda" and not torch.cuda.is_available():
+        raise UsageError("--device cuda was requested but no CUDA device is available")
+    if device == "mps" and not torch.backends.mps.is_available():
+        raise UsageError("--device mps was requested but Apple MPS is not available")
+    return torch.device(device)
+
+
+def _looks_like_path(name: str) -> bool:
+    return name.startswith((".", "/", "~")) or "\\" in name or name.count("/") > 1
+
+
+def _source(name_or_path: str | Path) -> str:
+    """The directory or hub name to load from; a missing local path is an input error."""
+    name = str(name_or_path)
+    local = Path(name).expanduser()
+    if not local.exists() and (isinstance(name_or_path, Path) or _looks_like_path(name)):
+        raise InputError(f"{name}: no such model directory")
+    return str(local) if local.exists() else name
+
+
+def _reason(exc: Exception) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def kind_of_config(config: Any) -> ModelKind | None:
+    """``masked`` or ``causal`` from a transformers config, or None when neither applies.
+
+    The saved ``architectures`` decide (``BertForMaskedLM`` vs ``GPT2LMHeadModel``); without
+    them, the model type's registration with the auto classes (a BERT config is registered for
+    both, and is taken as masked, the head it is trained with).
+    """
+    from transformers.models.auto.modeling_auto import (
+        MODEL_FOR_CAUSAL_LM_MAPPING_NAMES,
+        MODEL_FOR_MASKED_LM_MAPPING_NAMES,
+    )
+
+    for architecture in getattr(config, "architectures", None) or ():
+        if architecture.endswith("ForMaskedLM"):
+            return "masked"
+        if architecture.endswith(("ForCausalLM", "LMHeadModel")):
+            return "causal"
+    model_type = getattr(config, "model_type", "")
+    if model_type in MODEL_FOR_MASKED_LM_MAPPING_NAMES:
+        return "masked"
+    if model_type in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES:
+        return "causal"
+    return None
+
+
+def model_kind(name_or_path: str | Path) -> ModelKind:
+    """The kind of a model from its config alone (cheap: no weights are read)."""
+    from transformers import AutoConfig
+
+    name = str(name_or_path)
+    try:
+        config = AutoConfig.from_pretrained(_source(name_or_path))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ModelError(f"cannot load language model {name!r}: {_reason(exc)}") from None
+    kind = kind_of_config(config)
+    if kind is None:
+        raise ModelError(
+            f"{name}: its config ({getattr(config, 'model_type', '?')}) is neither a masked nor "
+            "a causal language model"
+        )
+    return kind
+
+
+def load_model(
+    name_or_path: str | Path,
+    *,
+    device: str = "auto",
+    dtype: str = "float32",
+    lowercase: bool | None = None,
+) -> MaskedLM | CausalLM:
+    """Load a Hugging Face masked or causal LM and its tokenizer (local directory or hub).
+
+    ``lowercase=None`` lower-cases the sentences when the tokenizer does (an uncased model), as
+    ``metric.py`` does for BERT and ALBERT. ``dtype="bfloat16"`` warns: the metric is defined
+    in float32.
+    """
+    from transformers import AutoModelForCausalLM, AutoModelForMaskedLM, AutoTokenizer
+
+    if dtype not in DTYPES:
+        raise UsageError(f"unknown dtype {dtype!r}; choose one of {', '.join(DTYPES)}")
+    name = str(name_or_path)
+    source = _source(name_or_path)
+    target = resolve_device(device)
+    kind = model_kind(name_or_path)
+    auto = AutoModelForMaskedLM if kind == "masked" else AutoModelForCausalLM
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(source)
+        model = auto.from_pretrained(source, dtype=torch.float32)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ModelError(f"cannot load {kind} language model {name!r}: {_reason(exc)}") from None
+    model.eval()
+    if lowercase is None:
+        lowercase = tokenizer_lowercases(tokenizer)
+    if dtype != "float32":
+        warnings.warn(BF16_WARNING, PrecisionWarning, stacklevel=2)
+    model_fp = model_fingerprint(model)
+    model.to(device=target, dtype=DTYPES[dtype])
+    common: dict[str, Any] = {
+        "name": name,
+        "model": model,
+        "tokenizer": tokenizer,
+        "device": target,
+        "dtype": dtype,
+        "lowercase": lowercase,
+        "max_length": max_sequence_length(model, tokenizer),
+        "model_fingerprint": model_fp,
+        "tokenizer_fingerprint": tokenizer_fingerprint(tokenizer, lowercase),
+        "kind": kind,
+    }
+    if kind == "causal":
+        prefix = tokenizer.bos_token_id
+        if prefix is None:
+            prefix = tokenizer.eos_token_id
+        if prefix is None:
+            raise ModelError(f"{name}: the tokenizer has neither a BOS nor an EOS token to prefix")
+        pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else prefix
+        causal = CausalLM(**{**common, "pad_token_id": int(pad)}, prefix_token_id=int(prefix))
+        split = _split_head(model)
+        if split is not None and _causal_split_matches(causal, *split):
+            causal.base, causal.head = split
+        return causal
+    if tokenizer.mask_token_id is None:
+        raise ModelError(f"{name}: the tokenizer has no mask token; is it a masked LM?")
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+    lm = MaskedLM(**{**common, "pad_token_id": int(pad)}, mask_token_id=int(tokenizer.mask_token_id))
+    split = _split_head(model)
+    if split is not None and _split_matches(lm, *split):
+        lm.base, lm.head = split
+    return lm
+
+
+def tokenizer_lowercases(tokenizer: Any) -> bool:
+    """True when the tokenizer lower-cases its input (an uncased model)."""
+    flag = getattr(tokenizer, "do_lower_case", None)
+    if isinstance(flag, bool):
+        return flag
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    normalizer = getattr(backend, "normalizer", None)
+    if normalizer is not None:
+        return normalizer.normalize_str("AZ") == "az"
+    return False
+
+
+def max_sequence_length(model: Any, tokenizer: Any) -> int:
+    """The most tokens (special tokens included) the model accepts in one sequence."""
+    limits: list[int] = []
+    config = model.config
+    positions = getattr(config, "max_position_embeddings", None)
+    if positions is None:
+        positions = getattr(config, "n_positions", None)
+    if isinstance(positions, int) and positions > 0:
+        offset = 0
+        if getattr(config, "model_type", "") in _PADDING_OFFSET_MODELS:
+            offset = int(getattr(config, "pad_token_id", 1) or 0) + 1
+        limits.append(positions - offset)
+    declared = getattr(tokenizer, "model_max_length", None)
+    if isinstance(declared, int) and 0 < declared < 1_000_000:
+        limits.append(declared)
+    return min(limits) if limits else 1_000_000
+
+
+def model_fingerprint(model: Any) -> str:
+    """SHA-256 of the model's configuration and every weight tensor (name, dtype, shape, bytes).
+
+    Hashing the loaded weights rather than a file name or hub revision makes the cache key
+    follow what is actually computed, for local directories and hub models alike.
+    """
+    digest = hashlib.sha256()
+    config = {
+        k: v for k, v in sorted(model.config.to_dict().items()) if k not in _VOLATILE_CONFIG_KEYS
+    }
+    digest.update(json.dumps(config, sort_keys=True, default=str).encode("utf-8"))
+    for name, tensor in sorted(model.state_dict().items()):
+        data = tensor.detach().to("cpu").contiguous().reshape(-1)
+        digest.update(f"{name}|{data.dtype}|{tuple(tensor.shape)}|".encode())
+        digest.update(data.view(torch.uint8).numpy())
+    return digest.hexdigest()
+
+
+def tokenizer_fingerprint(tokenizer: Any, lowercase: bool) -> str:
+    """SHA-256 of the tokenizer's full definition (tokenizer.json), its class and casing."""
+    digest = hashlib.sha256()
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    if backend is not None:
+        digest.update(backend.to_str().encode("utf-8"))
+    else:
+        vocab = sorted(tokenizer.get_vocab().items())
+        digest.update(json.dumps(vocab, ensure_ascii=False).encode("utf-8"))
+    digest.update(f"|{type(tokenizer).__name__}|{lowercase}|{tokenizer.mask_token_id}".encode())
+    return digest.hexdigest()
+
+
+def _split_head(model: Any) -> tuple[Any, Callable[[torch.Tensor], torch.Tensor]] | None:
+    """The base model and a function mapping its hidden states to vocabulary logits."""
+    base = getattr(model, "base_model", None)
+    if base is None or base is model:
+        return None
+    kind = getattr(model.config, "model_type", "")
+    if kind == "distilbert":
+        return base, lambda h: model.vocab_projector(
+            model.vocab_layer_norm(model.activation(model.vocab_transform(h)))
+        )
+    if kind == "electra":
+        return base, lambda h: model.generator_lm_head(model.generator_predictions(h))
+    heads = [module for module in model.children() if module is not base]
+    if len(heads) != 1:
+        return None
+    return base, heads[0]
+
+
+def _probe_ids(lm: LoadedModel) -> list[int]:
+    return lm.tokenizer.encode("the probe sentence checks the head split.")[: lm.max_length]
+
+
+def _close(split: torch.Tensor, full: torch.Tensor, dtype: str) -> bool:
+    if split.shape != full.shape:
+        return False
+    tolerance = 1e-4 if dtype == "float32" else 5e-2
+    return bool(torch.allclose(split, full, atol=tolerance, rtol=tolerance))
+
+
+def _split_matches(lm: MaskedLM, base: Any, head: Callable[[torch.Tensor], torch.Tensor]) -> bool:
+    """Does base + head at one position give the full model's logits there (on a probe)?"""
+    ids = _probe_ids(lm)
+    if len(ids) < 3:
+        return False
+    position = len(ids) // 2
+    ids[position] = lm.mask_token_id
+    batch = torch.tensor([ids], device=lm.device)
+    try:
+        with torch.inference_mode():
+            full = lm.model(input_ids=batch).logits[0, position].float()
+            hidden = base(input_ids=batch)[0][:, position]
+            split = head(hidden)[0].float()
+    except Exception:  # any failure means: do not use the split
+        return False
+    return _close(split, full, lm.dtype)
+
+
+def _causal_split_matches(
+    lm: CausalLM, base: Any, head: Callable[[torch.Tensor], torch.Tensor]
+) -> bool:
+    """Does base + head give the full causal model's logits at every position of a probe?"""
+    ids = [lm.prefix_token_id, *_probe_ids(lm)][: lm.max_length]
+    batch = torch.tensor([ids], device=lm.device)
+    try:
+        with torch.inference_mode():
+            full = lm.model(input_ids=batch).logits[0].float()
+            split = head(base(input_ids=batch)[0][0]).float()
+    except Exception:  # any failure means: do not use the split
+        return False
+    return _close(split, full, lm.dtype)
