@@ -125,6 +125,37 @@ def open_input(path: Path | str) -> Iterator[IO[bytes]]:
         yield handle
 
 
+def input_exists(path: Path | str) -> bool:
+    """Whether ``path`` names something, following links, for "is it there?" tests.
+
+    Unlike ``Path.exists()``, only a missing path is ``False``: a symlink loop, a denied
+    directory or a name too long is the :class:`InputError` it is, not "no such file".
+    """
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise read_error(Path(path), exc) from None
+    except ValueError:  # an embedded NUL byte
+        raise InputError(f"{path}: the path holds a NUL byte") from None
+    return True
+
+
+def check_input_file(path: Path | str) -> None:
+    """Refuse ``path`` as an input file now (missing, a directory, a loop...), as a read would."""
+    with open_input(path):
+        pass
+
+
+def real_path(path: Path | str) -> Path:
+    """``path`` absolute with its links resolved; a symlink loop is left for the read to report.
+
+    ``Path.resolve()`` raises ``RuntimeError`` on a loop; ``os.path.realpath`` does not.
+    """
+    return Path(os.path.realpath(path))
+
+
 def read_input_bytes(path: Path | str) -> bytes:
     """The bytes of an input file (see :func:`open_input`)."""
     path = Path(path)

@@ -24,6 +24,7 @@ from typing import Any
 
 from curate.errors import InputError
 from curate.fileio import atomic_writer, read_input_bytes
+from curate.records import control_characters
 
 #: THE pair schema: the upstream CSV columns, in order, and the :class:`Pair` field each holds.
 #: Every other module derives its columns, field lists and rows from this table (see
@@ -181,6 +182,10 @@ def _pair_from_row(row: Sequence[str]) -> Pair:
     for column, sentence in (("sent_more", sent_more), ("sent_less", sent_less)):
         if not sentence.strip():
             raise _RowError(f"{column} is empty (pair {pair_id})")
+        if found := control_characters(sentence, allow_whitespace=True):
+            raise _RowError(
+                f"{column} holds the control character(s) {', '.join(found)} (pair {pair_id})"
+            )
     if direction not in DIRECTIONS:
         raise _RowError(
             f"stereo_antistereo is {direction!r} (pair {pair_id}); expected 'stereo' or 'antistereo'"

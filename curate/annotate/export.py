@@ -278,7 +278,7 @@ def _answer(annotation: dict[str, Any], info: TaskInfo, role1: str) -> Answer:
     )
 
 
-def _export_tasks(export: Any, source: str) -> list[Any]:
+def export_tasks(export: Any, source: str) -> list[Any]:
     """The list of tasks of a JSON export; a clear error for any other export format."""
     if isinstance(export, dict) and isinstance(export.get("tasks"), list):
         export = export["tasks"]
@@ -295,8 +295,40 @@ def _export_tasks(export: Any, source: str) -> list[Any]:
     return export
 
 
+def _by_role(data: dict[str, Any]) -> tuple[Any, Any]:
+    """A task's (sent_more, sent_less), whichever order the screen showed them in."""
+    first, second = data.get("sentence1"), data.get("sentence2")
+    return (second, first) if data.get("sentence1_role") == "sent_less" else (first, second)
+
+
+def _check_same_task(
+    data: dict[str, Any], pushed: dict[str, Any], task_id: int, pair_id: int, where: str
+) -> None:
+    """Refuse a task of another round or with other sentences than the round pushed.
+
+    Pair ids alone do not tell rounds apart (every round numbers pairs by the upstream row), so
+    an export of another round would otherwise merge its answers into this one silently.
+    """
+    pushed_data = pushed.get("data") or {}
+    if "round" in data and data.get("round") != pushed_data.get("round"):
+        raise InputError(
+            f"{where}: task {task_id} (pair {pair_id}) belongs to round {data.get('round')!r}, "
+            f"not {pushed_data.get('round')!r}; export the project of this round"
+        )
+    if _by_role(data) != _by_role(pushed_data):
+        raise InputError(
+            f"{where}: task {task_id} (pair {pair_id}) shows other sentences than the round "
+            "pushed (tasks.json); is this an export of another round or project?"
+        )
+
+
 def _read_task(
-    task: Any, position: int, known: set[int] | None, round_name: str
+    task: Any,
+    position: int,
+    known: set[int] | None,
+    round_name: str,
+    pushed: dict[int, dict[str, Any]] | None = None,
+    source: str = "export",
 ) -> tuple[int, TaskInfo]:
     """The task id and pushed pair of one export item; a skip when it is not a round's task."""
     if not isinstance(task, dict) or not isinstance(task.get("data"), dict):
@@ -316,6 +348,8 @@ def _read_task(
             task_id=task_id,
             pair_id=pair_id,
         )
+    if pushed is not None and pair_id in pushed:
+        _check_same_task(task["data"], pushed[pair_id], task_id, pair_id, source)
     try:
         return task_id, _task_info(task, task_id, pair_id)
     except _Skip as skip:
@@ -378,7 +412,7 @@ def parse_export(
     no answers, so that the tally still decides it. Without ``pushed``, every task with a pair
     id is accepted.
     """
-    tasks = _export_tasks(export, source)
+    tasks = export_tasks(export, source)
     pushed_by_pair = {
         pair_id: task
         for task in pushed or []
@@ -390,7 +424,9 @@ def parse_export(
     latest: dict[tuple[int, int | str], Answer] = {}
     for position, task in enumerate(tasks):
         try:
-            task_id, info = _read_task(task, position, known, round_name)
+            task_id, info = _read_task(
+                task, position, known, round_name, pushed_by_pair if known else None, source
+            )
         except _Skip as skip:
             snapshot.problems.append(skip.problem())
             continue

@@ -21,7 +21,7 @@ from typing import Any
 
 from curate.config import Config
 from curate.errors import InputError, UsageError
-from curate.fileio import write_text_atomic
+from curate.fileio import input_exists, write_text_atomic
 from curate.pairs import read_text_utf8
 
 _ROUND_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -110,7 +110,7 @@ def write_json(path: Path, value: Any) -> None:
 
 def read_json(path: Path, hint: str = "") -> Any:
     """Parse a JSON file; a missing or malformed file is one clear input error."""
-    if not path.exists():
+    if not input_exists(path):
         raise InputError(f"{path}: no such file{'; ' + hint if hint else ''}")
     text = read_text_utf8(path)
     try:

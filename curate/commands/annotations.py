@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from curate.annotate import rounds
-from curate.annotate.export import Snapshot, parse_export
+from curate.annotate.export import Snapshot, export_tasks, parse_export
 from curate.annotate.labelstudio import DEFAULT_TIMEOUT, KEY_ENV, URL_ENV, LabelStudioClient
 from curate.annotate.order import PushOrder
 from curate.annotate.precision import (
@@ -49,7 +49,8 @@ from curate.commands.common import (
 )
 from curate.config import Config
 from curate.decisions import write_decisions
-from curate.errors import InputError, UsageError
+from curate.errors import CurateError, InputError, UsageError, user_text
+from curate.fileio import input_exists
 from curate.pairs import read_text_utf8
 
 annotations_app = typer.Typer(
@@ -294,15 +295,21 @@ def pull(
     url: str | None = URL,
     api_key: str | None = API_KEY,
     timeout: float = TIMEOUT,
+    force: bool = typer.Option(
+        False,
+        "--force",
+        help="Replace the stored snapshot even by one with fewer annotations (or none).",
+    ),
 ) -> None:
     """Store a validated snapshot of the round's annotations in annotations/rounds/ROUND/.
 
     Cancelled annotations are ignored. Tasks of other rounds, unknown choice values and
-    malformed or incomplete results are listed and left out; then the exit code is 1.
+    malformed or incomplete results are listed and left out; then the exit code is 1. A task
+    whose round or sentences differ from the round's tasks.json is an error, and a snapshot is
+    never replaced by one with fewer annotations unless --force is given.
     """
     cfg = config()
     files = rounds.round_files(cfg, round_name)
-    pushed = rounds.read_round_tasks(files)
     if source is not None:
         export = rounds.read_json(source)
         label = f"file {source.name}"
@@ -311,12 +318,15 @@ def pull(
             project_id = rounds.read_round_info(files).get("project", {}).get("id")
         with (
             LabelStudioClient(url, api_key, timeout=timeout) as client,
-            err.status(f"exporting round {round_name} from {client.url}"),
+            err.status(f"exporting round {round_name} from {user_text(client.url)}"),
         ):
             project = client.resolve_project(project_title(files, title), project_id)
             export = client.export(project.id)
         label = f"label-studio project {project.id} {project.title!r}"
-    snapshot = parse_export(export, round_name, label, pushed)
+    export_tasks(export, label)  # a file that is no JSON export at all is named first
+    snapshot = parse_export(export, round_name, label, _pushed_tasks(files, cfg))
+    if not force:
+        refuse_worse_snapshot(files.annotations, snapshot, shown_path(files.annotations, cfg.root))
     rounds.write_json(files.annotations, snapshot.to_dict())
     annotators = len({a.annotator for a in snapshot.answers})
     err.print(
@@ -335,6 +345,36 @@ def pull(
         )
     if snapshot.problems:
         raise typer.Exit(1)
+
+
+def _pushed_tasks(files: rounds.RoundFiles, cfg: Config) -> list[dict[str, Any]]:
+    """The round's tasks.json; a round never pushed has no answers to pull."""
+    pushed = rounds.read_round_tasks(files)
+    if pushed is None:
+        raise UsageError(
+            f"round {files.name} was never pushed ({shown_path(files.tasks, cfg.root)} does not "
+            f"exist); run `curate annotations push --round {files.name}` first"
+        )
+    return pushed
+
+
+def refuse_worse_snapshot(path: Path, snapshot: Snapshot, shown: str) -> None:
+    """Refuse to replace a stored snapshot by one with fewer usable annotations.
+
+    An export of the wrong project, or one taken before the annotators' work was saved, would
+    otherwise wipe the round's answers; the user can insist with ``--force``.
+    """
+    if not input_exists(path):
+        return
+    try:
+        stored = Snapshot.from_dict(rounds.read_json(path), shown)
+    except CurateError:
+        return  # a damaged snapshot is no loss: the new one replaces it
+    if len(snapshot.answers) < len(stored.answers):
+        raise UsageError(
+            f"{shown}: the export has {len(snapshot.answers)} usable annotation(s), the stored "
+            f"snapshot {len(stored.answers)}; not replaced (pass --force to replace it anyway)"
+        )
 
 
 @handles_errors

@@ -15,6 +15,7 @@ from rich.markup import escape
 
 from curate.config import Config, fetched_data, load_config
 from curate.errors import CurateError, InputError, UsageError
+from curate.fileio import real_path
 from curate.formats import INPUT_FORMATS, OUTPUT_FORMATS, Dataset, read_dataset
 
 P = ParamSpec("P")
@@ -140,7 +141,7 @@ def data_path(path: Path | None, cfg: Config) -> Path:
 def shown_path(path: Path, root: Path) -> str:
     """``path`` as a message shows it: relative to the project root when inside it."""
     try:
-        return str(path.resolve().relative_to(root))
+        return str(real_path(path).relative_to(root))
     except ValueError:
         return str(path)
 

@@ -23,7 +23,7 @@ from curate.commands.common import (
     print_json,
     shown_path,
 )
-from curate.errors import UsageError
+from curate.errors import InputError, UsageError
 from curate.stats import compute_stats
 
 
@@ -122,6 +122,8 @@ def stats(
     cfg = config()
     path = data_path(path, cfg)
     dataset = load_dataset(path, input_format)
+    if not dataset.pairs and not dataset.intersentence:
+        raise InputError(f"{shown_path(path, cfg.root)}: no pairs (the file holds only a header)")
     result = compute_stats(dataset.pairs, dataset.intersentence)
     # an absent column is unknown, not empty: say which one it is
     result["validator_agreement"]["annotations_column"] = "annotations" in dataset.fields

@@ -25,7 +25,8 @@ from curate.commands.common import (
     print_warnings,
     score_cache_path,
 )
-from curate.errors import UsageError
+from curate.errors import UsageError, user_text
+from curate.fileio import check_output_path
 from curate.pairs import COLUMN_OF, PAIR_FIELDS
 from curate.report.schema import Report
 
@@ -118,6 +119,11 @@ def diff_report(
         _compared(spec, load_version_dataset(spec, cfg, fmt)[1])
         for spec, fmt in zip((before_spec, after_spec), formats, strict=True)
     )
+    # every output path is checked now (inputs are registered), not after the scoring
+    from curate.report.output import REPORT_FILES
+
+    for name in REPORT_FILES:
+        check_output_path(out_dir / name)
     unknown = [COLUMN_OF[f] for f in PAIR_FIELDS if f not in before.fields & after.fields]
     if unknown:
         err.print(
@@ -144,12 +150,14 @@ def diff_report(
             done_loading()
             key = (model, version)
             if key not in tasks:
-                tasks[key] = progress.add_task(f"scoring {model} on {version}", total=total)
+                tasks[key] = progress.add_task(
+                    f"scoring {user_text(model)} on {user_text(version)}", total=total
+                )
             progress.update(tasks[key], completed=done, total=total)
 
         def loading(model: str) -> None:
             done_loading()
-            tasks[("", "loading")] = progress.add_task(f"loading {model}", total=None)
+            tasks[("", "loading")] = progress.add_task(f"loading {user_text(model)}", total=None)
 
         try:
             result = score_versions(
@@ -170,7 +178,7 @@ def diff_report(
     for run in result.runs:
         s = run.stats
         err.print(
-            f"{run.model} on {run.version}: {s.pairs} pairs, {s.unique_jobs:,} distinct masked "
+            f"{user_text(run.model)} on {user_text(run.version)}: {s.pairs} pairs, {s.unique_jobs:,} distinct masked "
             f"tokens: {s.cache_hits:,} from the cache, {s.computed:,} computed"
         )
     paths = write_report(result.data, out_dir)
@@ -179,7 +187,7 @@ def diff_report(
         f"this run computed {result.computed:,} masked tokens and took {result.cache_hits:,} "
         "from the cache"
     )
-    out.print("wrote " + ", ".join(str(p) for p in paths))
+    out.print("wrote " + ", ".join(user_text(p) for p in paths))
 
 
 def _compared(label: str, dataset: Any) -> Any:

@@ -21,7 +21,7 @@ from curate.commands.common import (
     split_codes,
 )
 from curate.errors import UsageError
-from curate.fileio import write_text_atomic
+from curate.fileio import real_path, write_text_atomic
 from curate.formats import Dataset, write_dataset
 from curate.lint import LintSettings, all_rules, fix_pairs, lint_pairs, report, settings_from_table
 from curate.lint.inputs import skip_unavailable
@@ -150,7 +150,7 @@ def _lint_and_report(
             raise UsageError(
                 "--fix needs --output PATH for the fixed pairs; the input is never modified"
             )
-        if output.resolve() == path.resolve():
+        if real_path(output) == real_path(path):
             raise UsageError(
                 f"--output {output} is the input file; write the fixed pairs elsewhere"
             )

@@ -26,7 +26,7 @@ from curate.commands.common import (
     shown_path,
     split_codes,
 )
-from curate.errors import UsageError
+from curate.errors import UsageError, user_text
 from curate.fileio import write_bytes_atomic, write_text_atomic
 from curate.formats import SUFFIXES, shared_fields
 from curate.release.pairdiff import PairDiff, diff_pairs, format_summary, not_compared_note
@@ -48,6 +48,7 @@ def register(app: typer.Typer) -> None:
 @contextmanager
 def _progress(label: str) -> Iterator[Callable[[int, int], None]]:
     """A progress bar on stderr for the autofix pass (transient; hidden when not a terminal)."""
+    label = user_text(label)  # it names the version the user typed: never markup
     with Progress(
         TextColumn(label),
         BarColumn(),

@@ -18,8 +18,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +37,7 @@ from curate.release.revise import (
     revise,
     summarize_changes,
 )
+from curate.release.staging import remove_stale, staging_dir
 from curate.release.versions import (
     CSV_NAME,
     PARQUET_COLUMNS,
@@ -311,6 +310,7 @@ def publish(
     """Build ``version`` into ``data/clean/<version>/dist/``, honouring immutability."""
     target = version_dir(cfg, version)
     build = build_release(cfg, version, raw, progress)
+    remove_stale(target)  # staging left by a killed publish
     dist = target / "dist"
     manifest_path = dist / MANIFEST_NAME
 
@@ -353,8 +353,7 @@ def publish(
         return PublishResult(version, dist, status, build, tuple(missing))
 
     target.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".dist-", suffix=".tmp", dir=target))
-    try:
+    with staging_dir(target) as tmp:
         for name in RELEASE_FILES:
             write_bytes_atomic(tmp / name, build.files[name])
         check_loads(tmp / CSV_NAME, tmp / PARQUET_NAME, build.revision.pairs)
@@ -367,9 +366,6 @@ def publish(
                 f"{dist} appeared while {version} was being built (another publish?); "
                 "run the command again to check it"
             ) from None
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return PublishResult(version, dist, "built", build)
 
 

@@ -44,6 +44,7 @@ from typing import Any
 from curate.annotate.rounds import check_round_name, round_files
 from curate.config import Config
 from curate.errors import InputError, UsageError
+from curate.fileio import real_path
 from curate.formats import INPUT_FORMATS
 from curate.release.versions import RAW_ALIASES, is_version, parse_version
 
@@ -322,7 +323,7 @@ def recipe_from_options(
         path = round_files(cfg, name).decisions
         decisions.append(DecisionSource("round", name, path, False, recorded_path(path, cfg.root)))
     for file in files:
-        resolved = Path(file).resolve()
+        resolved = real_path(file)
         try:
             shown = resolved.relative_to(cfg.root).as_posix()
         except ValueError:

@@ -38,7 +38,7 @@ from curate import sources as sources_lib
 from curate.config import Config
 from curate.decisions import ACTIONS, Decision
 from curate.errors import ChecksumError, InputError
-from curate.fileio import sha256_file
+from curate.fileio import input_exists, sha256_file
 from curate.formats import Dataset, format_dataset, pairs_only, read_dataset
 from curate.jsonl import dumps_line, read_jsonl_objects
 from curate.lint import AppliedFix, LintSettings, fix_pairs
@@ -159,7 +159,7 @@ def read_changes(path: Path) -> list[dict[str, Any]]:
 def read_decision_source(source: DecisionSource) -> list[SourcedDecision]:
     """Read one decision file; hand-written files need a non-empty ``reason`` per entry."""
     path = source.path
-    if not path.is_file():
+    if not input_exists(path):
         hint = (
             f"; run `curate annotations tally --round {source.name}`"
             if source.kind == "round"

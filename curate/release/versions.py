@@ -23,6 +23,7 @@ from pathlib import Path
 
 from curate.config import Config, fetched_data
 from curate.errors import InputError, UsageError
+from curate.fileio import check_input_file
 from curate.formats.dataset import Dataset
 from curate.pairs import COLUMNS, Pair, pair_row, parse_pairs, read_pairs
 
@@ -175,9 +176,8 @@ def resolve_version(spec: str, cfg: Config) -> Resolved:
     from curate import sources as sources_lib
 
     path = Path(spec)
-    if path.suffix in {".csv", ".parquet"} or path.is_file():
-        if not path.is_file():
-            raise InputError(f"{path}: no such file")
+    if path.suffix in {".csv", ".parquet"} or path.is_file() or path.is_symlink():
+        check_input_file(path)
         return Resolved(spec, path)
     if spec in RAW_ALIASES:
         return Resolved(spec, fetched_data(cfg))
