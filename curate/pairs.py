@@ -171,6 +171,16 @@ def _format_annotators(value: tuple[str, ...] | None) -> str:
     return "" if value is None else repr(list(value))
 
 
+def sentence_control_characters(text: str) -> list[str]:
+    """The control characters no sentence may hold, as ``\\xNN`` (empty when it is clean).
+
+    A NUL or a terminal escape in a sentence is a damaged file, not data: it would reach
+    tokenizers, terminals and HTML. Tab, LF and CR are kept (upstream pair 1293 has a newline
+    inside a sentence), and so is NEL (U+0085), which Unicode counts as a line break.
+    """
+    return [c for c in control_characters(text, allow_whitespace=True) if c != "\\x85"]
+
+
 def _pair_from_row(row: Sequence[str]) -> Pair:
     raw_id, sent_more, sent_less, direction, bias_type, annotations, writer, annotators = row
     try:
@@ -182,7 +192,7 @@ def _pair_from_row(row: Sequence[str]) -> Pair:
     for column, sentence in (("sent_more", sent_more), ("sent_less", sent_less)):
         if not sentence.strip():
             raise _RowError(f"{column} is empty (pair {pair_id})")
-        if found := control_characters(sentence, allow_whitespace=True):
+        if found := sentence_control_characters(sentence):
             raise _RowError(
                 f"{column} holds the control character(s) {', '.join(found)} (pair {pair_id})"
             )

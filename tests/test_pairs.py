@@ -10,7 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from curate.errors import InputError
-from curate.pairs import BIAS_TYPES, Pair, format_pairs, parse_pairs, read_pairs, write_pairs
+from curate.pairs import (
+    BIAS_TYPES,
+    Pair,
+    format_pairs,
+    parse_pairs,
+    read_pairs,
+    sentence_control_characters,
+    write_pairs,
+)
 from tests.conftest import GOOD_ROW, HEADER
 
 UPSTREAM_SHA256 = "dfb36986ce0502abbaf7055b9176da3d08d48e07df1251991b5dfbcbceab9d0c"
@@ -150,8 +158,11 @@ def test_write_is_atomic_and_leaves_no_temp_files(tmp_path: Path) -> None:
     assert out.read_text() == HEADER + GOOD_ROW
 
 
+#: Control characters the readers refuse in a sentence (issue 14).
+REFUSED_CONTROLS = "".join(chr(c) for c in range(0xA0) if sentence_control_characters(chr(c)))
+
 sentences = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\x00"),
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r" + REFUSED_CONTROLS),
     min_size=1,
 ).filter(lambda s: s.strip())
 labels = st.lists(st.lists(st.sampled_from(BIAS_TYPES), max_size=2), max_size=5)

@@ -23,8 +23,8 @@ from curate.pairs import (
     Pair,
     _parse_literal_list,
     _RowError,
+    sentence_control_characters,
 )
-from curate.records import control_characters
 
 #: Columns every shape must have.
 REQUIRED_COLUMNS: tuple[str, ...] = ("sent_more", "sent_less", "stereo_antistereo", "bias_type")
@@ -81,7 +81,7 @@ def _string(value: Any, column: str, *, required: bool) -> str | None:
         raise _RowError(f"{column} must be text, got {type(value).__name__} {value!r:.60}")
     if required and not value.strip():
         raise _RowError(f"{column} is empty")
-    if required and (found := control_characters(value, allow_whitespace=True)):
+    if required and (found := sentence_control_characters(value)):
         raise _RowError(f"{column} holds the control character(s) {', '.join(found)}")
     return value
 

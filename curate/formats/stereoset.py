@@ -21,8 +21,7 @@ from typing import Any
 from curate.errors import InputError
 from curate.formats.dataset import Dataset, Shape, StereoSetItem
 from curate.formats.labels import LabelError, LabelNormaliser
-from curate.pairs import STEREOSET_DOMAINS, Pair
-from curate.records import control_characters
+from curate.pairs import STEREOSET_DOMAINS, Pair, sentence_control_characters
 
 GOLD_LABELS: tuple[str, ...] = ("stereotype", "anti-stereotype", "unrelated")
 KINDS: tuple[str, ...] = ("intrasentence", "intersentence")
@@ -102,7 +101,7 @@ def _item(raw: Any, kind: str, index: int, labels: LabelNormaliser, line: int) -
     for gold, text in by_label.items():
         if not text.strip():
             raise ValueError(f"the {gold} sentence is empty")
-        if found := control_characters(text, allow_whitespace=True):
+        if found := sentence_control_characters(text):
             raise ValueError(
                 f"the {gold} sentence holds the control character(s) {', '.join(found)}"
             )
