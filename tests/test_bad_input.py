@@ -1103,6 +1103,134 @@ MORE = [
     ),
 ]
 
+#: Commands added since phase 1 (explore, annotations report, push --order precision,
+#: --input-format) and markup in paths, codes, names and versions (issue 14, item 4).
+PUSH = ("annotations", "push", "--round", "r2", "--to-file", "--findings", "findings.jsonl")
+LATER = [
+    C("explore-unknown-version", ("explore", "9.9.9"), ("9.9.9", "known versions")),
+    C("explore-markup-version", ("explore", "raw", "[/x]"), ("'[/x]'", "neither a file")),
+    C("explore-brackets-version", ("explore", "raw", "[]"), ("'[]'",)),
+    C(
+        "explore-scores-missing",
+        ("explore", "raw", "--scores", "nope"),
+        ("nope", "no such directory"),
+    ),
+    C(
+        "explore-scores-is-a-file",
+        ("explore", "raw", "--scores", "pairs.csv"),
+        ("pairs.csv", "no such directory"),
+    ),
+    C(
+        "explore-scores-symlink-loop",
+        ("explore", "raw", "--scores", "loop.d"),
+        ("loop.d", "symbolic link loop"),
+        loop("loop.d"),
+    ),
+    C(
+        "explore-scores-markup",
+        ("explore", "raw", "--scores", "[/x]"),
+        ("[/x]", "no such directory"),
+    ),
+    C(
+        "explore-out-onto-a-file",
+        ("explore", "raw", "-o", "pairs.csv"),
+        ("pairs.csv", "not an explorer site"),
+    ),
+    C("explore-out-onto-raw", ("explore", "raw", "-o", RAW), (RAW, "not an explorer site")),
+    C(
+        "explore-out-onto-its-input",
+        ("explore", "pairs.csv", "-o", "pairs.csv"),
+        ("pairs.csv", "not an explorer site"),
+    ),
+    C(
+        "report-round-never-tallied",
+        ("annotations", "report", "--round", "r1"),
+        ("annotations.json", "annotations pull --round r1"),
+    ),
+    C(
+        "report-second-round-missing",
+        ("annotations", "report", "--round", "r1", "--round", "r9"),
+        ("annotations.json", "--round r1"),
+    ),
+    C(
+        "report-markup-round",
+        ("annotations", "report", "--round", "[/x]"),
+        ("'[/x]'", "round name"),
+    ),
+    C(
+        "push-precision-without-a-tallied-round",
+        (*PUSH, "--order", "precision"),
+        ("--order precision needs a tallied earlier round", "annotations/rounds"),
+    ),
+    C(
+        "push-precision-prior-round-never-tallied",
+        (*PUSH, "--order", "precision", "--prior-round", "r9"),
+        ("r9", "annotations.json", "no such file"),
+    ),
+    C(
+        "push-prior-round-without-precision",
+        (*PUSH, "--prior-round", "r1"),
+        ("--prior-round only applies with --order precision",),
+    ),
+    C(
+        "push-markup-prior-round",
+        (*PUSH, "--order", "precision", "--prior-round", "[/x]"),
+        ("'[/x]'", "round name"),
+    ),
+    C(
+        "stats-unknown-input-format",
+        ("stats", "pairs.csv", "--input-format", "xml"),
+        ("--input-format 'xml'", "not a known format"),
+    ),
+    C(
+        "stats-markup-input-format",
+        ("stats", "pairs.csv", "--input-format", "[/x]"),
+        ("'[/x]'", "not a known format"),
+    ),
+    C(
+        "lint-markup-select",
+        ("lint", "pairs.csv", "--select", "[/x]"),
+        ("'[/x]'", "unknown rule code"),
+    ),
+    C(
+        "lint-bold-select",
+        ("lint", "pairs.csv", "--select", "[bold]"),
+        ("'[bold]'", "unknown rule code"),
+    ),
+    C("stats-bold-path", ("stats", "[bold]x[/bold].csv"), ("[bold]x[/bold].csv", "no such file")),
+    C(
+        "pull-markup-from",
+        ("annotations", "pull", "--round", "r1", "--from", "[/x].json"),
+        ("[/x].json", "no such file"),
+    ),
+    C(
+        "revise-brackets-decisions-dir",
+        ("revise", "--decisions", "[]/d.jsonl", "-o", "out"),
+        ("[]/d.jsonl", "no such decisions file"),
+    ),
+    C("publish-bold-version", ("publish", "[bold]"), ("'[bold]'", "semantic versioning")),
+    C("diff-markup-before", ("diff", "[/x]", "raw"), ("'[/x]'",)),
+    C(
+        "stats-escape-sequence-in-sentence",
+        ("stats", "esc.csv"),
+        ("esc.csv", "line 2", "control character", "\\x1b"),
+        text("esc.csv", HEADER + GOOD_ROW.replace("Women", "\x1b[31mWomen")),
+    ),
+    C(
+        "stats-nul-in-jsonl-sentence",
+        ("stats", "nul.jsonl"),
+        ("nul.jsonl", "line 1", "control character"),
+        text(
+            "nul.jsonl",
+            json.dumps(
+                {"sent_more": "A\x00b.", "sent_less": "C.", "stereo_antistereo": "stereo",
+                 "bias_type": "age"}
+            )
+            + "\n",
+        ),
+    ),
+]
+
 CASES = [
     *BAD_CSV,
     *BAD_OUTPUTS,
@@ -1113,6 +1241,7 @@ CASES = [
     *RELEASE,
     *SCORE,
     *MORE,
+    *LATER,
 ]
 
 
@@ -1270,3 +1399,25 @@ def test_real_process_refuses_to_clobber_its_input(project: Path) -> None:
     ]
     after = snapshot(project)
     assert {k: v for k, v in after.items() if not k.startswith(CACHE_DIRS)} == before
+
+
+@pytest.mark.parametrize("name", ["[red]/[bold].txt", "[]/x.txt", "[/x]/out.txt"])
+def test_markup_in_an_output_path_is_printed_literally(name: str, project: Path) -> None:
+    """A success message names the user's path as typed: nothing eaten, no MarkupError."""
+    result = runner.invoke(app, ["lint", "pairs.csv", "-o", name], terminal_width=200)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code in (0, 1), result.stderr
+    assert f"written to {name}" in result.stderr
+    assert (project / name).is_file()
+
+
+def test_markup_in_a_sources_registry_is_shown_literally(project: Path) -> None:
+    """Strings of data/raw/sources.toml reach a rich table as text, not markup."""
+    sources = project / "data" / "raw" / "sources.toml"
+    sources.write_text(
+        sources.read_text(encoding="utf-8").replace('license = "', 'license = "[bold][/x]', 1),
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["fetch", "--list"], terminal_width=300)
+    assert result.exit_code == 0, result.stderr
+    assert "[bold][/x]" in result.stdout

@@ -197,8 +197,9 @@ def push(
         rounds.write_json(files.tasks, tasks.merged)
         err.print(
             f"round {round_name}: {_selection(tasks.flagged, len(tasks.current))}; "
-            f"wrote {len(tasks.merged)} task(s) to {rel_tasks}; in Label "
-            f"Studio, create a project with the labeling config {shown_path(config_path, cfg.root)} "
+            f"wrote {len(tasks.merged)} task(s) to {user_text(rel_tasks)}; in Label "
+            f"Studio, create a project with the labeling config "
+            f"{user_text(shown_path(config_path, cfg.root))} "
             "and import that file (imports are not deduplicated: import it once)"
         )
         return
@@ -206,12 +207,14 @@ def push(
     title = project_title(files, title)
     with (
         LabelStudioClient(url, api_key, timeout=timeout) as client,
-        err.status(f"pushing round {round_name} to {client.url}"),
+        err.status(f"pushing round {round_name} to {user_text(client.url)}"),
     ):
         result = push_round(
             client, files, tasks, xml, title=title, overlap=overlap, project_id=project_id
         )
-    _report_push(result, round_name, shown_path(config_path, cfg.root), rel_tasks)
+    _report_push(
+        result, round_name, user_text(shown_path(config_path, cfg.root)), user_text(rel_tasks)
+    )
 
 
 def _prior_precision(
@@ -332,7 +335,8 @@ def pull(
     err.print(
         f"round {round_name}: {len(snapshot.answers)} usable annotation(s) by {annotators} "
         f"annotator(s) on {len(snapshot.tasks)} task(s); {snapshot.cancelled} cancelled ignored; "
-        f"{len(snapshot.problems)} problem(s); wrote {shown_path(files.annotations, cfg.root)}"
+        f"{len(snapshot.problems)} problem(s); "
+        f"wrote {user_text(shown_path(files.annotations, cfg.root))}"
     )
     if snapshot.not_exported:
         err.print(
@@ -431,7 +435,7 @@ def tally_command(
         return
     _render_tally(report, decisions)
     _render_precision(precision)
-    out.print(f"wrote {shown_path(files.decisions, cfg.root)}")
+    out.print(f"wrote {user_text(shown_path(files.decisions, cfg.root))}")
 
 
 @handles_errors

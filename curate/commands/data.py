@@ -8,6 +8,7 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
 from rich.table import Table
+from rich.text import Text
 
 from curate import sources as sources_lib
 from curate.commands.common import (
@@ -23,7 +24,7 @@ from curate.commands.common import (
     print_json,
     shown_path,
 )
-from curate.errors import InputError, UsageError
+from curate.errors import InputError, UsageError, user_text
 from curate.stats import compute_stats
 
 
@@ -67,7 +68,9 @@ def fetch(
             state = sources_lib.status(source, dest_dir)
             colour = {"verified": "green", "missing": "yellow"}.get(state, "red")
             table.add_row(
-                source.name, source.file, f"[{colour}]{state}[/]", source.license, source.url
+                *(Text(v) for v in (source.name, source.file)),
+                f"[{colour}]{state}[/]",
+                *(Text(v) for v in (source.license, source.url)),
             )
         out.print(table)
         return
@@ -76,7 +79,7 @@ def fetch(
         raise UsageError(f"name a source to fetch ({known}) or use --list")
     source = sources_lib.get_source(registry, name)
     with Progress(
-        TextColumn(f"fetching {source.name}"),
+        TextColumn(f"fetching {user_text(source.name)}"),
         BarColumn(),
         DownloadColumn(),
         TransferSpeedColumn(),
@@ -94,12 +97,13 @@ def fetch(
     rel = shown_path(result.path, cfg.root)
     if result.action == "already present":
         err.print(
-            f"{source.name}: {rel} already present and verified (sha256 {source.sha256[:12]}…)"
+            f"{user_text(source.name)}: {user_text(rel)} already present and verified "
+            f"(sha256 {source.sha256[:12]}…)"
         )
     else:
         err.print(
-            f"{source.name}: {result.action} {result.origin} -> {rel} "
-            f"(sha256 verified {source.sha256[:12]}…; {source.license})"
+            f"{user_text(source.name)}: {result.action} {user_text(result.origin)} -> "
+            f"{user_text(rel)} (sha256 verified {source.sha256[:12]}…; {user_text(source.license)})"
         )
 
 
@@ -137,13 +141,13 @@ def _render_stats(result: dict, source: str) -> None:
     total = result["pairs"]
     dirs = result["directions"]
     out.print(
-        f"[bold]{source}[/]: {total} pairs ({dirs['stereo']} stereo, {dirs['antistereo']} antistereo)"
+        f"[bold]{user_text(source)}[/]: {total} pairs ({dirs['stereo']} stereo, {dirs['antistereo']} antistereo)"
     )
     table = Table(title="Pairs per bias type", title_justify="left")
     for column in ("bias type", "n", "%", "stereo", "antistereo"):
         table.add_column(column, justify="left" if column == "bias type" else "right")
     for row in result["bias_types"]:
-        name = row["bias_type"] if row["known"] else f"{row['bias_type']} [red](unknown)[/]"
+        name = user_text(row["bias_type"]) + ("" if row["known"] else " [red](unknown)[/]")
         table.add_row(
             name, str(row["n"]), f"{row['percent']:.1f}", str(row["stereo"]), str(row["antistereo"])
         )

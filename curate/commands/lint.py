@@ -20,7 +20,7 @@ from curate.commands.common import (
     out,
     split_codes,
 )
-from curate.errors import UsageError
+from curate.errors import UsageError, user_text
 from curate.fileio import real_path, write_text_atomic
 from curate.formats import Dataset, write_dataset
 from curate.lint import LintSettings, all_rules, fix_pairs, lint_pairs, report, settings_from_table
@@ -158,7 +158,8 @@ def _lint_and_report(
         write_dataset(dataset.with_pairs(result.pairs), output, output_format)
         err.print(report.format_fixes(result.applied), end="", markup=False, highlight=False)
         err.print(
-            f"fixed {len(result.applied)} fields in {result.changed_pairs} pairs; wrote {output}"
+            f"fixed {len(result.applied)} fields in {result.changed_pairs} pairs; "
+            f"wrote {user_text(output)}"
         )
         pairs, output = result.pairs, None
     findings = _run(pairs, settings)
@@ -170,7 +171,7 @@ def _lint_and_report(
             err.print(f"note: {note}", markup=False, highlight=False)
     if output is not None:
         write_text_atomic(output, text)
-        err.print(f"{len(findings)} findings written to {output}")
+        err.print(f"{len(findings)} findings written to {user_text(output)}")
     else:
         out.print(text, end="", markup=False, highlight=False)
     if findings:

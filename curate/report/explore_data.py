@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from curate.errors import InputError
+from curate.fileio import input_exists
 from curate.findings import Finding
 from curate.pairs import Pair
 from curate.score.metrics import DEFAULT_THRESHOLD, PairScore
@@ -79,7 +80,7 @@ def read_score_dir(directory: Path) -> list[ScoreSet]:
     from curate.score.files import read_scores_csv
 
     directory = Path(directory)
-    if not directory.is_dir():
+    if not input_exists(directory) or not directory.is_dir():
         raise InputError(f"{directory}: no such directory (expected a `curate score --out` one)")
     candidates = [directory] if (directory / "scores.csv").is_file() else sorted(
         p for p in directory.iterdir() if (p / "scores.csv").is_file()
