@@ -129,3 +129,100 @@ def render_results(outputs: Sequence[Any], source: str) -> None:
             style="bold",
         )
         out.print(table)
+
+
+def diff_report_stereoset(
+    versions: list[tuple[str, Dataset]],
+    models: Sequence[str],
+    out_dir: Path,
+    cache_path: Path | None,
+    *,
+    batch_size: int | None,
+    device: str,
+    threads: int | None,
+    settings: Any,
+) -> None:
+    """``curate diff-report`` between two StereoSet files: LMS/SS/ICAT deltas and flips."""
+    from curate.errors import UsageError
+    from curate.report.stereoset_diff import stereoset_diff_report, write_stereoset_report
+
+    not_stereoset = [label for label, d in versions if d.shape.format != "stereoset"]
+    if not_stereoset:
+        raise UsageError(
+            f"{not_stereoset[0]} is not a StereoSet file: a StereoSet file can only be compared "
+            "with another StereoSet file"
+        )
+    for _, dataset in versions:
+        print_warnings(dataset)
+    with _progress() as progress:
+        tasks: dict[tuple[str, str], Any] = {}
+
+        def report(model: str, version: str, done: int, total: int) -> None:
+            if ("", "loading") in tasks:
+                progress.remove_task(tasks.pop(("", "loading")))
+            key = (model, version)
+            if key not in tasks:
+                tasks[key] = progress.add_task(
+                    escape(f"scoring {model} on {version}"), total=total, unit="sentences"
+                )
+            progress.update(tasks[key], completed=done, total=total)
+
+        def loading(model: str) -> None:
+            if ("", "loading") in tasks:
+                progress.remove_task(tasks.pop(("", "loading")))
+            tasks[("", "loading")] = progress.add_task(
+                escape(f"loading {model}"), total=None, unit=""
+            )
+
+        try:
+            data, runs = stereoset_diff_report(
+                versions,
+                models,
+                cache=cache_path,
+                batch_size=batch_size or 32,
+                device=device,
+                threads=threads,
+                settings=settings,
+                progress=report,
+                on_loading=loading,
+            )
+        except KeyboardInterrupt:
+            err.print("interrupted; finished chunks are cached, so a rerun resumes from there")
+            raise typer.Exit(130) from None
+    for run in runs:
+        err.print(
+            f"{escape(run.model)} on {escape(run.version)}: {run.items} items: "
+            f"{run.cache_hits:,} sentence scores from the cache, {run.computed:,} computed"
+        )
+    paths = write_stereoset_report(data, out_dir)
+    _diff_summary(data)
+    out.print("wrote " + ", ".join(escape(str(p)) for p in paths))
+
+
+def _diff_summary(data: dict[str, Any]) -> None:
+    counts = data["alignment"]["counts"]
+    out.print(
+        f"{data['before']['label']} -> {data['after']['label']}: {counts['unchanged']} unchanged, "
+        f"{counts['edited']} edited, {counts['dropped']} dropped, {counts['added']} added",
+        markup=False,
+    )
+    table = Table(title="StereoSet, all items", title_justify="left")
+    for column in ("model", "metric", "before", "after", "delta", "95% CI", "flips"):
+        table.add_column(column, justify="left" if column in ("model", "metric") else "right")
+    for m in data["models"]:
+        total = next(g for g in m["groups"] if g["task"] == "all")
+        for metric in ("lms", "ss", "icat"):
+            d = total[metric]
+            interval = "-" if d["ci_low"] is None else f"[{d['ci_low']:+.2f}, {d['ci_high']:+.2f}]"
+            table.add_row(
+                escape(m["label"]),
+                metric.upper(),
+                f"{d['before']:.2f}" if d["before"] is not None else "-",
+                f"{d['after']:.2f}" if d["after"] is not None else "-",
+                f"{d['delta']:+.2f}" if d["delta"] is not None else "-",
+                interval,
+                f"{m['flips']['count']}/{m['flips']['compared']}" if metric == "ss" else "",
+            )
+        for note in m["notes"]:
+            err.print(f"note: {escape(note)}")
+    out.print(table)
