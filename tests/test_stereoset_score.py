@@ -188,3 +188,14 @@ def test_crows_methods_do_not_apply_to_stereoset_and_back(project: Path) -> None
     result = _score("pairs.csv", "--model", str(tiny_model_dir("bert")), "--method", "stereoset-mlm")
     assert result.exit_code == 2
     assert "StereoSet files only" in result.output
+
+
+def test_an_item_too_long_for_the_model_is_exit_2_naming_it(project: Path) -> None:
+    document = stereoset_document()
+    item = document["data"]["intersentence"][1]
+    item["context"] = " ".join(["My mother came to visit."] * 40)
+    write_stereoset(project / "long.json", document)
+    result = _score("long.json", "--model", str(tiny_model_dir("gpt2")))
+    assert result.exit_code == 2, result.output
+    assert f"long.json: intersentence item {item['id']}: its" in result.output
+    assert "more than" in result.output and "Traceback" not in result.output

@@ -282,7 +282,14 @@ def stereoset_diff_report(
                         progress(m, v, done, total)
 
                 result, stats = score_items(
-                    items, lm, method, store, batch_size=batch_size, threads=threads, progress=report
+                    items,
+                    lm,
+                    method,
+                    store,
+                    batch_size=batch_size,
+                    threads=threads,
+                    progress=report,
+                    source=dataset.source,
                 )
                 runs.append(VersionRun(label, version_label, stats.items, stats.cache_hits, stats.computed))
                 scored.append(result)

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from curate import __version__
-from curate.errors import UsageError
+from curate.errors import InputError, UsageError
 from curate.fileio import write_text_atomic
 from curate.formats.dataset import Dataset, StereoSetItem
 from curate.score.cache import ScoreCache, open_cache
@@ -44,6 +44,7 @@ from curate.score.stereoset_lm import (
     causal_sentence_scores,
     item_scores,
     masked_sentence_scores,
+    template_word,
 )
 
 #: The StereoSet method of each kind of model.
@@ -161,6 +162,38 @@ def _compute(items: Sequence[StereoSetItem], lm: LoadedModel, batch_size: int) -
     return scores
 
 
+def _longest_input(item: StereoSetItem, lm: LoadedModel) -> tuple[str, int]:
+    """The gold label and token count of the item's longest model input."""
+    tokenizer = lm.tokenizer
+    lengths = {}
+    for gold, field in GOLD_FIELDS:
+        sentence = getattr(item, field)
+        if lm.kind == "masked":
+            word = template_word(item.context, sentence)
+            text = item.context.replace("BLANK", f"{word}{tokenizer.mask_token}")
+            lengths[gold] = len(tokenizer(text)["input_ids"])
+        elif item.kind == "intersentence":
+            lengths[gold] = len(tokenizer.encode(f"{item.context} {sentence}"))
+        else:
+            lengths[gold] = len(tokenizer.encode(sentence))
+    gold = max(lengths, key=lengths.__getitem__)
+    return gold, lengths[gold]
+
+
+def check_lengths(items: Sequence[StereoSetItem], lm: LoadedModel, source: str) -> None:
+    """An input error naming the first item too long for the model, before any scoring."""
+    for item in items:
+        try:
+            gold, length = _longest_input(item, lm)
+        except ValueError as exc:
+            raise InputError(f"{source}: {item.kind} item {item.item_id}: {exc}") from None
+        if length > lm.max_length:
+            raise InputError(
+                f"{source}: {item.kind} item {item.item_id}: its {gold} input is {length} "
+                f"tokens, more than {lm.name} accepts ({lm.max_length})"
+            )
+
+
 def score_items(
     items: Sequence[StereoSetItem],
     lm: LoadedModel,
@@ -170,9 +203,11 @@ def score_items(
     batch_size: int,
     threads: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    source: str = "dataset",
 ) -> tuple[list[ItemScores], StereoSetStats]:
     """The three sentence scores of every item, from the cache or computed chunk by chunk
-    (each chunk committed before the next starts)."""
+    (each chunk committed before the next starts). An item too long for the model is an
+    input error before anything runs."""
     started = time.perf_counter()
     context = store.register_context(lm.context(method.pass_id), label=f"{lm.name} {method.name}")
     keys = [_item_keys(item, method) for item in items]
@@ -187,6 +222,7 @@ def score_items(
     total = 3 * len(items)
     done = total - 3 * len(missing)
     stats = StereoSetStats(items=len(items), sentences=total, cache_hits=done)
+    check_lengths([items[n] for n in missing], lm, source)
     if progress is not None:
         progress(done, total)
     with _threads(threads):
@@ -266,7 +302,14 @@ def score_stereoset(
                 lm = load_model(plan.name, device=settings.device, dtype=settings.dtype, lowercase=settings.lowercase)
             progress = hooks.start(plan.slug, method.name, "sentences") if hooks.start else None
             scored, stats = score_items(
-                items, lm, method, store, batch_size=settings.batch_size, threads=settings.threads, progress=progress
+                items,
+                lm,
+                method,
+                store,
+                batch_size=settings.batch_size,
+                threads=settings.threads,
+                progress=progress,
+                source=dataset.source,
             )
             results = stereoset_results(scored)
             document = stereoset_document(lm, method, results, data, notes)
