@@ -199,3 +199,49 @@ def test_an_item_too_long_for_the_model_is_exit_2_naming_it(project: Path) -> No
     assert result.exit_code == 2, result.output
     assert f"long.json: intersentence item {item['id']}: its" in result.output
     assert "more than" in result.output and "Traceback" not in result.output
+
+
+def test_a_repeated_sentence_gets_one_value_and_the_rerun_is_identical(project: Path) -> None:
+    document = stereoset_document()
+    document["data"]["intersentence"] = []
+    twin = json.loads(json.dumps(document["data"]["intrasentence"][0]))
+    twin["id"] = "twin"
+    document["data"]["intrasentence"].insert(5, twin)
+    write_stereoset(project / "twins.json", document)
+    model = str(tiny_model_dir("bert"))
+    assert _score("twins.json", "--model", model, "--batch-size", "3").exit_code == 0
+    out = project / "out/score/twins/bert/stereoset-mlm/scores.csv"
+    first = out.read_bytes()
+    rows = {r["item_id"]: r for r in csv.DictReader(out.open())}
+    original = document["data"]["intrasentence"][0]["id"]
+    assert [rows["twin"][c] for c in ("stereotype", "anti_stereotype")] == [
+        rows[original][c] for c in ("stereotype", "anti_stereotype")
+    ]
+    again = _score("twins.json", "--model", model, "--batch-size", "3")
+    assert "33 from the cache, 0 computed" in again.output
+    assert out.read_bytes() == first
+
+
+def test_an_interrupted_run_resumes_from_the_committed_chunks(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from curate.formats import read_dataset
+    from curate.score import stereoset_run
+    from curate.score.models import load_model
+
+    monkeypatch.setattr(stereoset_run, "CHUNK_ITEMS", 4)
+    lm = load_model(str(tiny_model_dir("gpt2")), device="cpu")
+    method = stereoset_run.METHODS["stereoset-clm"]
+    items, _ = stereoset_run.scored_items(read_dataset(project / "dev.json"), "causal")
+
+    def stop_after_first_chunk(done: int, total: int) -> None:
+        if done > 0:
+            raise KeyboardInterrupt
+
+    with ScoreCache(project / "cache.sqlite") as cache:
+        with pytest.raises(KeyboardInterrupt):
+            stereoset_run.score_items(items, lm, method, cache, batch_size=4, progress=stop_after_first_chunk)
+        assert cache.count() == 12  # the first chunk of four items was committed
+        resumed, stats = stereoset_run.score_items(items, lm, method, cache, batch_size=4)
+    assert (stats.cache_hits, stats.computed) == (12, 24)
+    with ScoreCache(None) as fresh:
+        whole, _ = stereoset_run.score_items(items, lm, method, fresh, batch_size=4)
+    assert resumed == whole
