@@ -170,6 +170,7 @@ def test_diff_report_cli_matches_curate_score(project: Path) -> None:
         assert sorted(f["item_id"] for f in m["flips"]["items"]) == expected
         assert m["flips"]["compared"] == 11
         markdown = (project / "rep/report.md").read_text()
+        assert (project / "rep/report.html").is_file()
         assert "| all | overall |" in markdown and "Flips:" in markdown
         assert markdown == render_markdown(data)
         # a rerun is byte-identical
@@ -189,3 +190,35 @@ def test_stereoset_against_crows_pairs_is_exit_2(project: Path) -> None:
     result = runner.invoke(app, ["diff-report", "dev.json", "pairs.csv", "--model", str(tiny_model_dir("bert"))])
     assert result.exit_code == 2
     assert "not a StereoSet file" in result.output
+
+
+def test_html_escapes_sentences() -> None:
+    from curate.formats.dataset import StereoSetItem
+    from curate.report.stereoset_diff import render_html
+
+    def texts(items: list[ItemScores], stereotype: str) -> list[StereoSetItem]:
+        return [
+            StereoSetItem(i.kind, n, i.item_id, i.target, i.bias_type, "ctx BLANK", stereotype, "a", "u")
+            for n, i in enumerate(items)
+        ]
+
+    flips = stereoset_flips(BEFORE, AFTER, texts(BEFORE, "old"), texts(AFTER, "<script>alert(1)</script>"))
+    data = {
+        "before": {"label": "a<b", "items": 6},
+        "after": {"label": "after", "items": 6},
+        "alignment": {"counts": {"unchanged": 4, "edited": 1, "dropped": 1, "added": 1}},
+        "settings": {"bootstrap_samples": 10, "seed": 0, "confidence": 0.95},
+        "models": [
+            {
+                "label": "m",
+                "method": "stereoset-clm",
+                "notes": [],
+                "groups": compare_items(BEFORE, AFTER, Settings(bootstrap_samples=10)),
+                "flips": flips,
+            }
+        ],
+    }
+    page = render_html(data)
+    assert "<script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "a&lt;b" in page
+    assert page.count("<tr>") == 1 + len(data["models"][0]["groups"]) + 1 + 2

@@ -13,11 +13,13 @@ intersentence) and domain and overall:
 * **flips**: items in both versions whose verdict (stereotype sentence preferred over the
   anti-stereotype one, the SS count) changed.
 
-Rendered as report.json and report.md (deterministic: fixed seed, no timings).
+Rendered as report.json, report.md and a plain report.html (deterministic: fixed seed, no
+timings; every sentence and label escaped in the HTML).
 """
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -27,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from curate.fileio import write_text_atomic
+from curate.formats import item_of
 from curate.formats.dataset import Dataset, StereoSetItem
 from curate.pairs import STEREOSET_DOMAINS
 from curate.report.statistics import Settings, resample_indices
@@ -35,7 +38,7 @@ from curate.score.stereoset import KINDS, ItemScores, evaluate
 REPORT_FORMAT = "curate-stereoset-diff-report/1"
 METRICS: tuple[str, ...] = ("lms", "ss", "icat")
 #: The files of a StereoSet report, in the order they are written.
-REPORT_FILES: tuple[str, ...] = ("report.json", "report.md")
+REPORT_FILES: tuple[str, ...] = ("report.json", "report.md", "report.html")
 
 Unit = tuple[str, str]  # (task, item id)
 
@@ -305,8 +308,8 @@ def stereoset_diff_report(
                 }
             )
             del lm
-    before_items = [*map(_item_of, before_ds.pairs), *before_ds.intersentence]
-    after_items = [*map(_item_of, after_ds.pairs), *after_ds.intersentence]
+    before_items = [*map(item_of, before_ds.pairs), *before_ds.intersentence]
+    after_items = [*map(item_of, after_ds.pairs), *after_ds.intersentence]
     data = {
         "format": REPORT_FORMAT,
         "benchmark": "stereoset",
@@ -321,12 +324,6 @@ def stereoset_diff_report(
         "models": sections,
     }
     return data, runs
-
-
-def _item_of(pair: Any) -> StereoSetItem:
-    from curate.formats import item_of
-
-    return item_of(pair)
 
 
 # --------------------------------------------------------------------------- rendering
@@ -418,9 +415,88 @@ def render_json(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
+_STYLE = (
+    "body{font-family:system-ui,sans-serif;margin:2em;max-width:90em}"
+    "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.2em .5em}"
+    "td.n{text-align:right;font-variant-numeric:tabular-nums}"
+)
+
+
+def _tr(cells: Sequence[str], header: bool = False, numeric_from: int = 99) -> str:
+    tag = "th" if header else "td"
+    out = []
+    for i, cell in enumerate(cells):
+        attribute = ' class="n"' if i >= numeric_from and not header else ""
+        out.append(f"<{tag}{attribute}>{html.escape(cell)}</{tag}>")
+    return "<tr>" + "".join(out) + "</tr>"
+
+
+def render_html(data: dict[str, Any]) -> str:
+    """The report as one self-contained HTML page (no scripts); user text is escaped."""
+    counts = data["alignment"]["counts"]
+    s = data["settings"]
+    title = f"StereoSet: {data['before']['label']} -> {data['after']['label']}"
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>",
+        f"<h1>{html.escape(title)}</h1>",
+        f"<p>{data['before']['items']} items before, {data['after']['items']} after: "
+        f"{counts['unchanged']} unchanged, {counts['edited']} edited, {counts['dropped']} dropped, "
+        f"{counts['added']} added. LMS (ideal 100), SS (ideal 50), ICAT (ideal 100); intervals: "
+        f"{100 * s['confidence']:g}% paired bootstrap over items ({s['bootstrap_samples']} "
+        f"resamples, seed {s['seed']}).</p>",
+    ]
+    header = ["task", "group", "items before", "items after"] + [
+        f"{x} {w}" for x in ("LMS", "SS", "ICAT") for w in ("before", "after", "delta", "CI")
+    ]
+    for m in data["models"]:
+        parts.append(f"<h2>{html.escape(m['label'])} ({html.escape(m['method'])})</h2>")
+        parts += [f"<p>Note: {html.escape(n)}</p>" for n in m["notes"]]
+        parts.append("<table>" + _tr(header, header=True))
+        for g in m["groups"]:
+            cells = [g["task"], g["group"], str(g["before_count"]), str(g["after_count"])]
+            for metric in METRICS:
+                d = g[metric]
+                cells += [_num(d["before"]), _num(d["after"]), _num(d["delta"], sign=True), _interval(d)]
+            parts.append(_tr(cells, numeric_from=2))
+        parts.append("</table>")
+        f = m["flips"]
+        parts.append(
+            f"<p>Flips: {f['count']} of {f['compared']} items in both versions changed verdict "
+            f"({f['to_stereotype']} to stereotype, {f['to_anti_stereotype']} to anti-stereotype).</p>"
+        )
+        if f["items"]:
+            parts.append(
+                "<table>"
+                + _tr(
+                    ["task", "item", "target", "before", "after", "stereotype (before -> after)",
+                     "anti-stereotype (before -> after)"],
+                    header=True,
+                )
+            )
+            for x in f["items"]:
+                parts.append(
+                    _tr(
+                        [
+                            x["task"], x["item_id"], x["target"], x["before"], x["after"],
+                            f"{x['stereotype_before']} -> {x['stereotype_after']}",
+                            f"{x['anti_stereotype_before']} -> {x['anti_stereotype_after']}",
+                        ]
+                    )
+                )
+            parts.append("</table>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
 def write_stereoset_report(data: dict[str, Any], out_dir: Path) -> list[Path]:
-    """Render both formats first, then write each atomically; return the paths."""
-    rendered = {"report.json": render_json(data), "report.md": render_markdown(data)}
+    """Render every format first, then write each atomically; return the paths."""
+    rendered = {
+        "report.json": render_json(data),
+        "report.md": render_markdown(data),
+        "report.html": render_html(data),
+    }
     paths = []
     for name in REPORT_FILES:
         path = Path(out_dir) / name
