@@ -10,7 +10,8 @@ intersentence items: the official route for them is the next-sentence-prediction
 is not implemented; the note says so in the output.
 
 Every sentence score is cached (one row per sentence, keyed by method, model, tokenizer and
-dtype through :func:`curate.score.cache.open_cache`), items are scored in chunks and each
+dtype through :func:`curate.score.cache.open_cache`; the row at position 0 holds the sentence
+score itself, a probability, under the method's own pass id), items are scored in chunks and each
 chunk is committed, so an interrupted run resumes and a revised file recomputes only the items
 whose sentences changed.
 """
