@@ -123,8 +123,13 @@ def diff_report(
 
         labels = (before_spec, after_spec)
         diff_report_stereoset(
-            list(zip(labels, datasets, strict=True)), models, out_dir, cache_path,
-            batch_size=batch_size, device=device, threads=threads,
+            list(zip(labels, datasets, strict=True)),
+            models,
+            out_dir,
+            cache_path,
+            batch_size=batch_size,
+            device=device,
+            threads=threads,
             settings=Settings(bootstrap_samples=bootstrap, seed=seed),
         )
         return

@@ -159,11 +159,11 @@ def score(
     exactly the numbers of the original metric.py, computed in batches with the LM head at the
     masked tokens only. Every per-token number is cached per method, so a rerun costs nothing,
     an interrupted run resumes, and a revised dataset recomputes only what changed. A pair counts
-    as biased when sent_more scores higher, whatever the method. A StereoSet file (detected from its content) is scored with StereoSet's own methods and
-    metrics instead: stereoset-mlm for a masked LM, stereoset-clm for a causal LM, giving LMS,
-    SS and ICAT per target term, per domain and overall (stereoset.json and scores.csv in
-    OUT/MODEL/METHOD/). Masked LMs skip the intersentence items (the next-sentence-prediction
-    route is not implemented). Methods:
+    as biased when sent_more scores higher, whatever the method. A StereoSet file (detected
+    from its content) is scored with StereoSet's own methods and metrics instead: stereoset-mlm
+    for a masked LM, stereoset-clm for a causal LM, giving LMS, SS and ICAT per target term,
+    per domain and overall (stereoset.json and scores.csv in OUT/MODEL/METHOD/). Masked LMs skip
+    the intersentence items (the next-sentence-prediction route is not implemented). Methods:
     """
     input_format = dataset_format(input_format)
     from curate.score.methods import parse_methods
