@@ -213,6 +213,8 @@ def test_method_names_parse_from_repeats_and_comma_lists():
         "clm-sum",
         "clm-mean",
         "clm-shared",
+        "stereoset-mlm",  # StereoSet files only (tests/test_stereoset_score.py)
+        "stereoset-clm",
     }
 
 

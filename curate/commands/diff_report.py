@@ -115,9 +115,28 @@ def diff_report(
     hf_logging.set_verbosity_error()
     hf_logging.disable_progress_bar()
     hub_logging.set_verbosity_error()
-    before, after = (
-        _compared(spec, load_version_dataset(spec, cfg, fmt)[1])
+    datasets = [
+        load_version_dataset(spec, cfg, fmt)[1]
         for spec, fmt in zip((before_spec, after_spec), formats, strict=True)
+    ]
+    if any(d.shape.format == "stereoset" for d in datasets):  # StereoSet's own metrics
+        from curate.commands.stereoset import diff_report_stereoset
+
+        labels = (before_spec, after_spec)
+        diff_report_stereoset(
+            list(zip(labels, datasets, strict=True)),
+            models,
+            out_dir,
+            cache_path,
+            batch_size=batch_size,
+            device=device,
+            threads=threads,
+            settings=Settings(bootstrap_samples=bootstrap, seed=seed),
+        )
+        return
+    before, after = (
+        _compared(spec, dataset)
+        for spec, dataset in zip((before_spec, after_spec), datasets, strict=True)
     )
     # every output path is checked now (inputs are registered), not after the scoring
     from curate.report.output import REPORT_FILES

@@ -44,8 +44,9 @@ from curate.commands.common import (
     score_cache_path,
 )
 from curate.errors import UsageError
+from curate.formats import read_dataset
 from curate.modelnames import model_slug
-from curate.pairs import BIAS_TYPES, read_pairs
+from curate.pairs import BIAS_TYPES, log_warnings
 from curate.score.methods import METHODS
 
 
@@ -158,7 +159,11 @@ def score(
     exactly the numbers of the original metric.py, computed in batches with the LM head at the
     masked tokens only. Every per-token number is cached per method, so a rerun costs nothing,
     an interrupted run resumes, and a revised dataset recomputes only what changed. A pair counts
-    as biased when sent_more scores higher, whatever the method. Methods:
+    as biased when sent_more scores higher, whatever the method. A StereoSet file (detected
+    from its content) is scored with StereoSet's own methods and metrics instead: stereoset-mlm
+    for a masked LM, stereoset-clm for a causal LM, giving LMS, SS and ICAT per target term,
+    per domain and overall (stereoset.json and scores.csv in OUT/MODEL/METHOD/). Masked LMs skip
+    the intersentence items (the next-sentence-prediction route is not implemented). Methods:
     """
     input_format = dataset_format(input_format)
     from curate.score.methods import parse_methods
@@ -183,9 +188,16 @@ def score(
     slugs = [model_slug(m) for m in settings.models]
     if len(set(slugs)) != len(slugs):
         raise UsageError(f"two models would share an output directory: {', '.join(slugs)}")
-    pairs = read_pairs(path, input_format)
+    dataset = read_dataset(path, input_format)
     out_dir = out_dir or cfg.output_dir / "score" / path.stem
     cache_path = score_cache_path(cfg, cache, no_cache)
+    if dataset.shape.format == "stereoset":  # StereoSet's own methods and metrics
+        from curate.commands.stereoset import score_stereoset_file
+
+        score_stereoset_file(dataset, path, settings, slugs, out_dir, cache_path, fmt)
+        return
+    log_warnings(dataset.warnings)
+    pairs = list(dataset.pairs)
 
     from transformers.utils import logging as hf_logging
 

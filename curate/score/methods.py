@@ -33,6 +33,8 @@ class Method:
     tokens: str
     reduction: str
     summary: str
+    #: The benchmark the method scores: CrowS-Pairs-style pairs, or StereoSet items.
+    dataset: str = "crows-pairs"
 
     @property
     def one_pass(self) -> bool:
@@ -47,6 +49,9 @@ PLL_PASS = "crows-pairs-pll/1"
 PLL_L2R_PASS = "pll-word-l2r/1"
 CLM_PASS = "clm-next-token/1"
 MASKED_COPY_PASSES = frozenset({PLL_PASS, PLL_L2R_PASS})
+#: The cache passes of the StereoSet methods: one row per sentence score.
+STEREOSET_MLM_PASS = "stereoset-mlm/1"
+STEREOSET_CLM_PASS = "stereoset-clm/1"
 
 METHODS: dict[str, Method] = {
     m.name: m
@@ -114,6 +119,29 @@ METHODS: dict[str, Method] = {
             "ours: the CrowS idea for causal LMs, the sum of those log-probabilities over the "
             "tokens the two sentences share, so the group word's own frequency does not count.",
         ),
+        Method(
+            "stereoset-mlm",
+            "masked",
+            STEREOSET_MLM_PASS,
+            "template word",
+            "mean probability",
+            "StereoSet files only (Nadeem et al. 2021, official evaluation): mean softmax "
+            "probability of the template word's tokens, each masked in the context with the "
+            "tokens before it filled in; intersentence items are skipped (the NSP-head route is "
+            "not implemented).",
+            dataset="stereoset",
+        ),
+        Method(
+            "stereoset-clm",
+            "causal",
+            STEREOSET_CLM_PASS,
+            "all",
+            "geometric mean probability",
+            "StereoSet files only (official evaluation for GPT-2): geometric mean probability of "
+            "the sentence's tokens, the first given <|endoftext|>; intersentence items: of the "
+            "continuation's tokens given the context.",
+            dataset="stereoset",
+        ),
     )
 }
 
@@ -125,8 +153,12 @@ DEFAULT_METHODS: dict[str, tuple[str, ...]] = {
 
 
 def methods_of_kind(kind: str) -> list[str]:
-    """The names of the methods defined for a kind of model, in the documented order."""
-    return [name for name, method in METHODS.items() if method.kind == kind]
+    """The names of the CrowS-Pairs methods defined for a kind of model, in the documented order."""
+    return [
+        name
+        for name, method in METHODS.items()
+        if method.kind == kind and method.dataset == "crows-pairs"
+    ]
 
 
 def parse_methods(values: Iterable[str]) -> tuple[str, ...]:
@@ -150,6 +182,12 @@ def methods_for_model(requested: Sequence[str], kind: str, model: str) -> tuple[
     it, or the kind's defaults when none were requested."""
     if not requested:
         return tuple(METHODS[name] for name in DEFAULT_METHODS[kind])
+    stereoset = [name for name in requested if METHODS[name].dataset == "stereoset"]
+    if stereoset:
+        raise UsageError(
+            f"method {', '.join(stereoset)} scores StereoSet files only; for pairs choose from "
+            f"{', '.join(methods_of_kind(kind))}"
+        )
     unfit = [name for name in requested if METHODS[name].kind != kind]
     if unfit:
         raise UsageError(

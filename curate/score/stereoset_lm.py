@@ -5,7 +5,8 @@
   without special tokens (RoBERTa-family: with a leading space) into k tokens; for each j the
   context with ``BLANK`` replaced by ``decode(tokens[:j]) + mask`` is run and the softmax
   probability of ``tokens[j]`` at the mask is taken. The sentence score is the mean of the k
-  probabilities.
+  probabilities. A context with two ``BLANK``s (two items of the dev set) gets the mask in both
+  places, and the probability is read at the first mask, as the official code does.
 * Causal LMs (``eval_generative_models.py``): the whole sentence is encoded; its first token's
   probability comes from the model run on the BOS token alone (GPT-2's ``<|endoftext|>``), each
   next token's from the sentence prefix; the score is the geometric mean probability
@@ -99,9 +100,12 @@ def masked_sentence_scores(
         encoded = {k: v.to(device) for k, v in encoded.items()}
         logits = model(**encoded).logits
         is_mask = encoded["input_ids"] == mask_id
-        if not bool((is_mask.sum(dim=1) == 1).all()):
-            raise ValueError("a StereoSet input must contain exactly one mask token")
-        probs = logits[is_mask].softmax(dim=-1)
+        if not bool(is_mask.any(dim=1).all()):
+            raise ValueError("a StereoSet input lost its mask token (too long for the model?)")
+        # A context with two BLANKs gets two masks; the official code keeps the first mask's
+        # row (``index_select(...).diag()``), so the first mask it is.
+        first = is_mask.int().argmax(dim=1)
+        probs = logits[torch.arange(len(batch), device=logits.device), first].softmax(dim=-1)
         targets = torch.tensor([token for _, _, token in batch], device=probs.device)
         chosen = probs.gather(1, targets[:, None])[:, 0].tolist()
         for (key, _, _), p in zip(batch, chosen, strict=True):

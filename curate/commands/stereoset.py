@@ -1,0 +1,228 @@
+"""The StereoSet front ends of ``curate score`` and ``curate diff-report`` (thin).
+
+``curate score`` and ``curate diff-report`` dispatch here when the dataset is a StereoSet file
+(its shape is detected by the reader); scoring and statistics live in
+:mod:`curate.score.stereoset_run` and :mod:`curate.report.stereoset_diff`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from curate.commands.common import ReportFormat, err, out, print_json, print_warnings
+from curate.formats.dataset import Dataset
+from curate.score.settings import ScoreSettings
+
+
+def _progress() -> Progress:
+    from curate.commands.score import _RateColumn
+
+    return Progress(
+        TextColumn("[bold]{task.description}[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[unit]}"),
+        _RateColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    )
+
+
+def score_stereoset_file(
+    dataset: Dataset,
+    path: Path,
+    settings: ScoreSettings,
+    slugs: Sequence[str],
+    out_dir: Path,
+    cache_path: Path | None,
+    fmt: ReportFormat,
+) -> None:
+    """``curate score`` on a StereoSet file: LMS, SS and ICAT per model, files and a table."""
+    from transformers.utils import logging as hf_logging
+
+    from curate.commands.score import _bar, _loading
+    from curate.score.models import BF16_WARNING, PrecisionWarning
+    from curate.score.run import ScoreHooks, data_info
+    from curate.score.stereoset_run import score_stereoset
+
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    print_warnings(dataset)
+    if settings.dtype == "bfloat16":
+        err.print(f"[yellow]warning:[/] {BF16_WARNING}")
+    with warnings.catch_warnings(), _progress() as progress:
+        warnings.simplefilter("ignore", PrecisionWarning)
+        hooks = ScoreHooks(
+            loading=lambda name: _loading(progress, name),
+            start=lambda slug, method, unit: _bar(progress, f"scoring {slug} {method}", unit),
+        )
+        try:
+            outputs = score_stereoset(
+                dataset,
+                dict(zip(slugs, settings.models, strict=True)),
+                settings,
+                data=data_info(path),
+                out_dir=out_dir,
+                cache=cache_path,
+                hooks=hooks,
+            )
+        except KeyboardInterrupt:
+            err.print("interrupted; finished chunks are cached, so a rerun resumes from there")
+            raise typer.Exit(130) from None
+    for o in outputs:
+        s = o.stats
+        err.print(
+            f"{escape(o.slug)} {o.method}: {s.items} items, {s.sentences:,} sentences: "
+            f"{s.cache_hits:,} from the cache, {s.computed:,} computed, {s.seconds:.1f} s"
+        )
+        for note in o.document["notes"]:
+            err.print(f"note: {escape(note)}")
+        err.print(f"{escape(o.slug)} {o.method}: wrote {escape(str(o.directory))}")
+    if fmt is ReportFormat.json:
+        print_json({"models": [{"slug": o.slug, **o.document} for o in outputs]})
+        return
+    render_results(outputs, path.name)
+
+
+def render_results(outputs: Sequence[Any], source: str) -> None:
+    """One table per model: LMS, SS and ICAT per task and domain, with item counts."""
+    for o in outputs:
+        table = Table(
+            title=f"StereoSet on {escape(source)}: {escape(o.slug)} {o.method} "
+            "(LMS ideal 100, SS ideal 50, ICAT ideal 100)",
+            title_justify="left",
+        )
+        for column in ("task", "domain", "items", "LMS", "SS", "ICAT"):
+            table.add_column(column, justify="left" if column in ("task", "domain") else "right")
+        results = o.document["results"]
+        for task, groups in results.items():
+            if task == "overall":
+                continue
+            for name, group in groups.items():
+                table.add_row(
+                    task,
+                    escape(name),
+                    str(group["count"]),
+                    f"{group['lms']:.2f}",
+                    f"{group['ss']:.2f}",
+                    f"{group['icat']:.2f}",
+                    style="bold" if name == "overall" else None,
+                    end_section=name == "overall",
+                )
+        total = results["overall"]
+        table.add_row(
+            "all",
+            "overall",
+            str(total["count"]),
+            f"{total['lms']:.2f}",
+            f"{total['ss']:.2f}",
+            f"{total['icat']:.2f}",
+            style="bold",
+        )
+        out.print(table)
+
+
+def diff_report_stereoset(
+    versions: list[tuple[str, Dataset]],
+    models: Sequence[str],
+    out_dir: Path,
+    cache_path: Path | None,
+    *,
+    batch_size: int | None,
+    device: str,
+    threads: int | None,
+    settings: Any,
+) -> None:
+    """``curate diff-report`` between two StereoSet files: LMS/SS/ICAT deltas and flips."""
+    from curate.errors import UsageError
+    from curate.report.stereoset_diff import stereoset_diff_report, write_stereoset_report
+
+    not_stereoset = [label for label, d in versions if d.shape.format != "stereoset"]
+    if not_stereoset:
+        raise UsageError(
+            f"{not_stereoset[0]} is not a StereoSet file: a StereoSet file can only be compared "
+            "with another StereoSet file"
+        )
+    for _, dataset in versions:
+        print_warnings(dataset)
+    with _progress() as progress:
+        tasks: dict[tuple[str, str], Any] = {}
+
+        def report(model: str, version: str, done: int, total: int) -> None:
+            if ("", "loading") in tasks:
+                progress.remove_task(tasks.pop(("", "loading")))
+            key = (model, version)
+            if key not in tasks:
+                tasks[key] = progress.add_task(
+                    escape(f"scoring {model} on {version}"), total=total, unit="sentences"
+                )
+            progress.update(tasks[key], completed=done, total=total)
+
+        def loading(model: str) -> None:
+            if ("", "loading") in tasks:
+                progress.remove_task(tasks.pop(("", "loading")))
+            tasks[("", "loading")] = progress.add_task(
+                escape(f"loading {model}"), total=None, unit=""
+            )
+
+        try:
+            data, runs = stereoset_diff_report(
+                versions,
+                models,
+                cache=cache_path,
+                batch_size=batch_size or 32,
+                device=device,
+                threads=threads,
+                settings=settings,
+                progress=report,
+                on_loading=loading,
+            )
+        except KeyboardInterrupt:
+            err.print("interrupted; finished chunks are cached, so a rerun resumes from there")
+            raise typer.Exit(130) from None
+    for run in runs:
+        err.print(
+            f"{escape(run.model)} on {escape(run.version)}: {run.items} items: "
+            f"{run.cache_hits:,} sentence scores from the cache, {run.computed:,} computed"
+        )
+    paths = write_stereoset_report(data, out_dir)
+    _diff_summary(data)
+    out.print("wrote " + ", ".join(escape(str(p)) for p in paths))
+
+
+def _diff_summary(data: dict[str, Any]) -> None:
+    counts = data["alignment"]["counts"]
+    out.print(
+        f"{data['before']['label']} -> {data['after']['label']}: {counts['unchanged']} unchanged, "
+        f"{counts['edited']} edited, {counts['dropped']} dropped, {counts['added']} added",
+        markup=False,
+    )
+    table = Table(title="StereoSet, all items", title_justify="left")
+    for column in ("model", "metric", "before", "after", "delta", "95% CI", "flips"):
+        table.add_column(column, justify="left" if column in ("model", "metric") else "right")
+    for m in data["models"]:
+        total = next(g for g in m["groups"] if g["task"] == "all")
+        for metric in ("lms", "ss", "icat"):
+            d = total[metric]
+            interval = "-" if d["ci_low"] is None else f"[{d['ci_low']:+.2f}, {d['ci_high']:+.2f}]"
+            table.add_row(
+                escape(m["label"]),
+                metric.upper(),
+                f"{d['before']:.2f}" if d["before"] is not None else "-",
+                f"{d['after']:.2f}" if d["after"] is not None else "-",
+                f"{d['delta']:+.2f}" if d["delta"] is not None else "-",
+                interval,
+                f"{m['flips']['count']}/{m['flips']['compared']}" if metric == "ss" else "",
+            )
+        for note in m["notes"]:
+            err.print(f"note: {escape(note)}")
+    out.print(table)
