@@ -167,6 +167,26 @@ def no_tokenizer_model(root: Path) -> None:
             shutil.copy2(item, target / item.name)
 
 
+def mixed_model(weights_vocab: int, tokenizer_vocab: int) -> Callable[[Path], None]:
+    """The tiny BERT's weights (``weights_vocab`` rows) with another tiny BERT's tokenizer."""
+
+    def setup(root: Path) -> None:
+        from tests.support.tiny_models import tiny_model_dir
+
+        weights = tiny_model_dir("bert", vocab_size=weights_vocab)
+        tokenizer = tiny_model_dir("bert", vocab_size=tokenizer_vocab)
+        target = root / "models" / "mixed"
+        target.mkdir(parents=True)
+        for item in weights.iterdir():
+            if "token" not in item.name and item.name != "vocab.txt":
+                shutil.copy2(item, target / item.name)
+        for item in tokenizer.iterdir():
+            if "token" in item.name or item.name == "vocab.txt":
+                shutil.copy2(item, target / item.name)
+
+    return setup
+
+
 def damaged_cache(root: Path) -> None:
     """A real score cache (from a real run) whose pages after the first are overwritten."""
     from tests.support.tiny_models import tiny_model_dir
@@ -967,7 +987,6 @@ SCORE = [
         ("score", "pairs.csv", "-m", "models/notok", "--no-cache"),
         ("models/notok", "tokenizer"),
         no_tokenizer_model,
-        phase2="load_model accepts a directory without tokenizer files (5-token vocabulary)",
     ),
     C(
         "score-damaged-cache",
@@ -1231,6 +1250,22 @@ LATER = [
     ),
 ]
 
+# Score guards of issue 14 phase 2 (model loading, model paths, damaged state).
+SCORE_GUARDS = [
+    C(
+        "score-tokenizer-ids-past-embeddings",
+        ("score", "pairs.csv", "-m", "models/mixed", "--no-cache"),
+        ("models/mixed", "embedding rows", "another model"),
+        mixed_model(200, 1000),
+    ),
+    C(
+        "score-tokenizer-far-smaller-than-embeddings",
+        ("score", "pairs.csv", "-m", "models/mixed", "--no-cache"),
+        ("models/mixed", "embedding rows", "tokenizer files"),
+        mixed_model(1000, 200),
+    ),
+]
+
 CASES = [
     *BAD_CSV,
     *BAD_OUTPUTS,
@@ -1242,6 +1277,7 @@ CASES = [
     *SCORE,
     *MORE,
     *LATER,
+    *SCORE_GUARDS,
 ]
 
 

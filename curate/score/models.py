@@ -230,6 +230,7 @@ def load_model(
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ModelError(f"cannot load {kind} language model {name!r}: {_reason(exc)}") from None
     model.eval()
+    check_tokenizer_fits(name, tokenizer, model)
     if lowercase is None:
         lowercase = tokenizer_lowercases(tokenizer)
     if dtype != "float32":
@@ -268,6 +269,42 @@ def load_model(
     if split is not None and _split_matches(lm, *split):
         lm.base, lm.head = split
     return lm
+
+
+#: A tokenizer must cover at least this share of the model's embedding rows. Real checkpoints
+#: pad the matrix a little past the vocabulary (to a multiple of 64 or 128: phi-2 50,295 tokens
+#: for 51,200 rows, Qwen2 151,646 for 151,936, T5 32,100 for 32,128), never to twice its size;
+#: transformers 5 building a 5-token tokenizer for a directory without tokenizer files falls
+#: far below it.
+MIN_VOCAB_COVERAGE = 0.5
+
+
+def check_tokenizer_fits(name: str, tokenizer: Any, model: Any) -> None:
+    """Refuse a tokenizer that does not belong to the model's embeddings.
+
+    Two rules, both about the input embedding matrix of ``rows`` rows: every token id must be a
+    row (``max id < rows``, else the forward pass indexes out of range or reads another token's
+    row), and the vocabulary must cover at least :data:`MIN_VOCAB_COVERAGE` of the rows (a
+    directory saved without its tokenizer files loads, under transformers 5, as a 5-token
+    tokenizer that maps every word to the unknown token and scores garbage without an error).
+    """
+    embeddings = model.get_input_embeddings()
+    rows = getattr(embeddings, "num_embeddings", None)
+    if not isinstance(rows, int) or rows <= 0:
+        return
+    ids = [int(i) for i in tokenizer.get_vocab().values()]
+    size = len(tokenizer)
+    if ids and max(ids) >= rows:
+        raise ModelError(
+            f"{name}: the tokenizer has token id {max(ids)} but the model has only {rows} "
+            "embedding rows; the tokenizer files belong to another model"
+        )
+    if size < MIN_VOCAB_COVERAGE * rows:
+        raise ModelError(
+            f"{name}: the tokenizer has {size} tokens for the model's {rows} embedding rows; "
+            "the directory lacks its tokenizer files (tokenizer.json, vocab.txt...) or they "
+            "belong to another model"
+        )
 
 
 def tokenizer_lowercases(tokenizer: Any) -> bool:
