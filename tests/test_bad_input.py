@@ -969,7 +969,6 @@ SCORE = [
         ("score", "h.csv", "-m", TINY, "--no-cache"),
         ("h.csv", "no pairs"),
         text("h.csv", HEADER),
-        phase2="score on a header-only CSV",
     ),
     C(
         "score-missing-model-dir",
@@ -1399,10 +1398,15 @@ def test_corpus_size() -> None:
     } <= commands
 
 
-@pytest.mark.xfail(strict=True, reason="phase 2: rich markup eats <out>/<model> in the help")
 def test_score_help_keeps_its_placeholders() -> None:
     result = runner.invoke(app, ["score", "--help"], terminal_width=200)
     assert "<out>/<model>/scores.csv" in result.output
+    assert "<out>/<model>/<method>/" in result.output
+
+
+def test_revise_help_keeps_its_placeholder() -> None:
+    result = runner.invoke(app, ["revise", "--help"], terminal_width=200)
+    assert "data/raw/<file>" in result.output
 
 
 def test_publish_removes_stale_staging(project: Path) -> None:

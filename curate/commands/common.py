@@ -128,6 +128,16 @@ def handles_errors(func: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def literal_help(text: str) -> str:
+    """Help text that shows its ``<placeholder>`` words under the app's markdown help mode.
+
+    The CLI renders help as Markdown (``rich_markup_mode="markdown"``), where ``<out>`` is an
+    inline HTML tag and silently vanishes ("each model gets //scores.csv"); a backslash makes
+    markdown show the ``<`` as text.
+    """
+    return text.replace("<", "\\<")
+
+
 def config() -> Config:
     """The project configuration for the current working directory."""
     return load_config()

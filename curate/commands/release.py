@@ -20,6 +20,7 @@ from curate.commands.common import (
     dataset_formats,
     err,
     handles_errors,
+    literal_help,
     out,
     print_json,
     print_warnings,
@@ -74,7 +75,7 @@ def revise(
     raw: Path | None = typer.Option(
         None,
         "--raw",
-        help="Raw file to use instead of data/raw/<file>; must match the pinned SHA-256.",
+        help=literal_help("Raw file to use instead of data/raw/<file>; must match the pinned SHA-256."),
     ),
     source: str = typer.Option(
         "crows-pairs", "--source", help="Without --recipe: the data/raw/sources.toml entry."
@@ -179,7 +180,7 @@ def publish(
     raw: Path | None = typer.Option(
         None,
         "--raw",
-        help="Raw CSV to use instead of data/raw/<file>; must match the pinned SHA-256.",
+        help=literal_help("Raw CSV to use instead of data/raw/<file>; must match the pinned SHA-256."),
     ),
     fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Summary format."),
 ) -> None:

@@ -39,11 +39,12 @@ from curate.commands.common import (
     dataset_format,
     err,
     handles_errors,
+    literal_help,
     out,
     print_json,
     score_cache_path,
 )
-from curate.errors import UsageError
+from curate.errors import InputError, UsageError
 from curate.formats import read_dataset
 from curate.modelnames import model_slug
 from curate.pairs import BIAS_TYPES, log_warnings
@@ -94,8 +95,10 @@ def score(
         "-m",
         help=(
             "Masked or causal LM (the kind is read from its config): a local directory saved "
-            "with save_pretrained or a Hugging Face hub name. Repeat for several. Default: "
-            "[tool.curate.score] models."
+            "with save_pretrained or a Hugging Face hub name. A name that looks like a path "
+            "(starting with ., .., ~ or /, or whose first component is an existing directory, "
+            "as models/bert when models/ exists) is always a local directory and is never "
+            "looked up on the hub. Repeat for several. Default: [tool.curate.score] models."
         ),
     ),
     methods: list[str] | None = typer.Option(
@@ -109,8 +112,11 @@ def score(
         None,
         "--out",
         "-o",
-        help="Output directory: scores.csv and summary.json go to OUT/MODEL/ for pll and to "
-        "OUT/MODEL/METHOD/ for the other methods. Default: OUTPUT-DIR/score/DATA-FILE-STEM.",
+        help=literal_help(
+            "Output directory: scores.csv and summary.json go to <out>/<model>/ for pll and to "
+            "<out>/<model>/<method>/ for the other methods. Default: "
+            "<output-dir>/score/<data-file-stem>."
+        ),
     ),
     batch_size: int | None = typer.Option(
         None,
@@ -158,11 +164,12 @@ def score(
     The default for a masked LM is the CrowS-Pairs pseudo-log-likelihood (Nangia et al. 2020),
     exactly the numbers of the original metric.py, computed in batches with the LM head at the
     masked tokens only. Every per-token number is cached per method, so a rerun costs nothing,
-    an interrupted run resumes, and a revised dataset recomputes only what changed. A pair counts
-    as biased when sent_more scores higher, whatever the method. A StereoSet file (detected
+    an interrupted run resumes, and a revised dataset recomputes only what changed. Each model
+    gets <out>/<model>/scores.csv and summary.json (<out>/<model>/<method>/ for the methods
+    other than pll). A pair counts as biased when sent_more scores higher, whatever the method. A StereoSet file (detected
     from its content) is scored with StereoSet's own methods and metrics instead: stereoset-mlm
     for a masked LM, stereoset-clm for a causal LM, giving LMS, SS and ICAT per target term,
-    per domain and overall (stereoset.json and scores.csv in OUT/MODEL/METHOD/). Masked LMs skip
+    per domain and overall (stereoset.json and scores.csv in <out>/<model>/<method>/). Masked LMs skip
     the intersentence items (the next-sentence-prediction route is not implemented). Methods:
     """
     input_format = dataset_format(input_format)
@@ -198,6 +205,8 @@ def score(
         return
     log_warnings(dataset.warnings)
     pairs = list(dataset.pairs)
+    if not pairs:
+        raise InputError(f"{path}: the file holds no pairs to score")
 
     from transformers.utils import logging as hf_logging
 
@@ -247,8 +256,10 @@ def score(
     _render(summaries, path.name, settings.threshold)
 
 
-score.__doc__ = (score.__doc__ or "") + "\n" + "\n".join(
-    f"- **{m.name}** ({m.kind} LMs): {m.summary}" for m in METHODS.values()
+score.__doc__ = literal_help(
+    (score.__doc__ or "")
+    + "\n"
+    + "\n".join(f"- **{m.name}** ({m.kind} LMs): {m.summary}" for m in METHODS.values())
 )
 
 
