@@ -1263,6 +1263,27 @@ SCORE_GUARDS = [
         ("models/mixed", "embedding rows", "tokenizer files"),
         mixed_model(1000, 200),
     ),
+    C(
+        "score-mistyped-model-under-existing-dir",
+        ("score", "pairs.csv", "-m", "models/bret", "--no-cache"),
+        ("models/bret", "no such model directory"),
+        directory("models/bert"),
+    ),
+    C(
+        "score-missing-model-parent-dir",
+        ("score", "pairs.csv", "-m", "../no-such-model", "--no-cache"),
+        ("../no-such-model", "no such model directory"),
+    ),
+    C(
+        "score-missing-model-home-dir",
+        ("score", "pairs.csv", "-m", "~/no-such-curate-model", "--no-cache"),
+        ("~/no-such-curate-model", "no such model directory"),
+    ),
+    C(
+        "score-model-is-a-file",
+        ("score", "pairs.csv", "-m", "./pairs.csv", "--no-cache"),
+        ("pairs.csv",),
+    ),
 ]
 
 CASES = [

@@ -141,15 +141,25 @@ def resolve_device(device: str = "auto") -> torch.device:
     return torch.device(device)
 
 
-def _looks_like_path(name: str) -> bool:
-    return name.startswith((".", "/", "~")) or "\\" in name or name.count("/") > 1
+def looks_like_path(name: str) -> bool:
+    """True when ``name`` can only mean a local directory, never a hub id.
+
+    Hub ids are ``name`` or ``owner/name``. A name starting with ``.``, ``..``, ``~`` or ``/``,
+    holding a backslash or more than one ``/``, or whose first component is an existing local
+    directory (``models/bret`` when ``models/`` exists) is a path: when it does not exist it is
+    a typo to report at once, not a hub id to retry for 50 seconds.
+    """
+    if name.startswith((".", "/", "~")) or "\\" in name or name.count("/") > 1:
+        return True
+    head, slash, _ = name.partition("/")
+    return bool(slash) and Path(head).expanduser().is_dir()
 
 
 def _source(name_or_path: str | Path) -> str:
     """The directory or hub name to load from; a missing local path is an input error."""
     name = str(name_or_path)
     local = Path(name).expanduser()
-    if not local.exists() and (isinstance(name_or_path, Path) or _looks_like_path(name)):
+    if not local.exists() and (isinstance(name_or_path, Path) or looks_like_path(name)):
         raise InputError(f"{name}: no such model directory")
     return str(local) if local.exists() else name
 

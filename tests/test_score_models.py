@@ -1,0 +1,76 @@
+"""Model loading guards: which names are local paths, and which tokenizers fit a model."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from curate.errors import InputError
+from curate.score.models import ModelError, check_tokenizer_fits, load_model, looks_like_path
+from tests.support.tiny_models import tiny_model_dir
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["./bert", "../models/bert", "~/bert", "/opt/bert", "a/b/c", "models\\bert", ".bert"],
+)
+def test_names_shaped_like_paths_are_paths(name: str) -> None:
+    assert looks_like_path(name)
+
+
+@pytest.mark.parametrize("name", ["bert-base-uncased", "google-bert/bert-base-uncased", "gpt2"])
+def test_hub_ids_are_not_paths(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert not looks_like_path(name)
+
+
+def test_first_component_an_existing_directory_makes_a_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert not looks_like_path("models/bret")
+    (tmp_path / "models").mkdir()
+    assert looks_like_path("models/bret")
+
+
+def test_mistyped_local_path_fails_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "models").mkdir()
+    with pytest.raises(InputError, match="models/bret: no such model directory"):
+        load_model("models/bret", device="cpu")
+
+
+def _copy_without_tokenizer(source: Path, target: Path) -> Path:
+    target.mkdir()
+    for item in source.iterdir():
+        if "token" not in item.name and item.name not in {"vocab.txt", "special_tokens_map.json"}:
+            shutil.copy2(item, target / item.name)
+    return target
+
+
+def test_directory_without_tokenizer_files_is_refused(tmp_path: Path) -> None:
+    target = _copy_without_tokenizer(tiny_model_dir("bert"), tmp_path / "notok")
+    with pytest.raises(ModelError, match=r"notok: the tokenizer has \d+ tokens"):
+        load_model(target, device="cpu")
+
+
+def test_tokenizer_rule_on_real_model_and_tokenizers() -> None:
+    from transformers import AutoModelForMaskedLM, AutoTokenizer
+
+    model = AutoModelForMaskedLM.from_pretrained(tiny_model_dir("bert"))
+    own = AutoTokenizer.from_pretrained(tiny_model_dir("bert"))
+    check_tokenizer_fits("own", own, model)  # the model's own tokenizer fits
+    small = AutoTokenizer.from_pretrained(tiny_model_dir("bert", vocab_size=200))
+    assert len(small) < model.get_input_embeddings().num_embeddings / 2
+    with pytest.raises(ModelError, match="embedding rows"):
+        check_tokenizer_fits("small", small, model)
+    small_model = AutoModelForMaskedLM.from_pretrained(tiny_model_dir("bert", vocab_size=200))
+    with pytest.raises(ModelError, match="has token id"):
+        check_tokenizer_fits("big", own, small_model)
+
+
+def test_every_tiny_family_passes_the_rule() -> None:
+    for family in ("bert", "roberta", "albert", "gpt2"):
+        load_model(tiny_model_dir(family), device="cpu")
