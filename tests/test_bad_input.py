@@ -187,6 +187,34 @@ def mixed_model(weights_vocab: int, tokenizer_vocab: int) -> Callable[[Path], No
     return setup
 
 
+def damaged_weights(damage: Callable[[bytes], bytes]) -> Callable[[Path], None]:
+    """A copy of the tiny BERT whose model.safetensors went through ``damage``."""
+
+    def setup(root: Path) -> None:
+        from tests.support.tiny_models import tiny_model_dir
+
+        target = root / "models" / "broken"
+        shutil.copytree(tiny_model_dir("bert"), target)
+        weights = target / "model.safetensors"
+        weights.write_bytes(damage(weights.read_bytes()))
+
+    return setup
+
+
+def truncated_cache(root: Path) -> None:
+    """A real score cache (from a real run) cut in the middle of its pages."""
+    from tests.support.tiny_models import tiny_model_dir
+
+    result = runner.invoke(app, ["score", "pairs.csv", "-m", str(tiny_model_dir("bert"))])
+    assert result.exit_code == 0, result.output
+    path = root / ".curate-cache" / "scores.sqlite"
+    for side in (path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        side.unlink(missing_ok=True)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2 + 100])
+    shutil.rmtree(root / "build")
+
+
 def damaged_cache(root: Path) -> None:
     """A real score cache (from a real run) whose pages after the first are overwritten."""
     from tests.support.tiny_models import tiny_model_dir
@@ -1283,6 +1311,36 @@ SCORE_GUARDS = [
         "score-model-is-a-file",
         ("score", "pairs.csv", "-m", "./pairs.csv", "--no-cache"),
         ("pairs.csv",),
+    ),
+    C(
+        "score-truncated-weights",
+        ("score", "pairs.csv", "-m", "models/broken", "--no-cache"),
+        ("models/broken/model.safetensors", "damaged or truncated", "again"),
+        damaged_weights(lambda data: data[: len(data) // 2]),
+    ),
+    C(
+        "score-garbage-weights",
+        ("score", "pairs.csv", "-m", "models/broken", "--no-cache"),
+        ("models/broken/model.safetensors", "damaged or truncated"),
+        damaged_weights(lambda data: bytes(range(256)) * (len(data) // 256)),
+    ),
+    C(
+        "score-empty-weights",
+        ("score", "pairs.csv", "-m", "models/broken", "--no-cache"),
+        ("models/broken/model.safetensors", "damaged or truncated"),
+        damaged_weights(lambda data: b""),
+    ),
+    C(
+        "score-garbage-cache-file",
+        ("score", "pairs.csv", "-m", TINY),
+        ("scores.sqlite", "delete it"),
+        text(".curate-cache/scores.sqlite", bytes(range(256)) * 64),
+    ),
+    C(
+        "score-truncated-cache",
+        ("score", "pairs.csv", "-m", TINY),
+        ("scores.sqlite", "delete it"),
+        truncated_cache,
     ),
 ]
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -236,9 +237,9 @@ def load_model(
     auto = AutoModelForMaskedLM if kind == "masked" else AutoModelForCausalLM
     try:
         tokenizer = AutoTokenizer.from_pretrained(source)
-        model = auto.from_pretrained(source, dtype=torch.float32)
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ModelError(f"cannot load {kind} language model {name!r}: {_reason(exc)}") from None
+    model = _load_weights(auto, name, source, kind)
     model.eval()
     check_tokenizer_fits(name, tokenizer, model)
     if lowercase is None:
@@ -315,6 +316,28 @@ def check_tokenizer_fits(name: str, tokenizer: Any, model: Any) -> None:
             "the directory lacks its tokenizer files (tokenizer.json, vocab.txt...) or they "
             "belong to another model"
         )
+
+
+#: Weight files transformers reads, in the order it prefers them.
+_WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin")
+
+
+def _load_weights(auto: Any, name: str, source: str, kind: str) -> Any:
+    """The model from ``source``; a damaged weight file is named, with what to do about it."""
+    from safetensors import SafetensorError
+
+    try:
+        return auto.from_pretrained(source, dtype=torch.float32)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ModelError(f"cannot load {kind} language model {name!r}: {_reason(exc)}") from None
+    except (SafetensorError, RuntimeError, EOFError, pickle.UnpicklingError) as exc:
+        local = Path(source)
+        found = [local / f for f in _WEIGHT_FILES if (local / f).is_file()]
+        what = str(found[0]) if found else f"the weights of {name}"
+        raise ModelError(
+            f"{what}: the weight file is damaged or truncated ({_reason(exc)}); save or "
+            "download the model again"
+        ) from None
 
 
 def tokenizer_lowercases(tokenizer: Any) -> bool:
