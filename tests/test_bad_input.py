@@ -18,6 +18,7 @@ un-marked, the day they are fixed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -213,6 +214,27 @@ def truncated_cache(root: Path) -> None:
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2 + 100])
     shutil.rmtree(root / "build")
+
+
+def cache_damaged_past_its_schema(root: Path) -> None:
+    """A real score cache whose logprobs pages are garbage: it opens (its schema, meta and
+    contexts pages are intact), and the damage is found mid-run, at the first lookup."""
+    import sqlite3
+
+    from tests.support.tiny_models import tiny_model_dir
+
+    result = runner.invoke(app, ["score", "pairs.csv", "-m", str(tiny_model_dir("bert"))])
+    assert result.exit_code == 0, result.output
+    shutil.rmtree(root / "build")
+    path = root / ".curate-cache" / "scores.sqlite"
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        (first,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'logprobs'").fetchone()
+        page_size = db.execute("PRAGMA page_size").fetchone()[0]
+    data = bytearray(path.read_bytes())
+    start = (first - 1) * page_size
+    data[start:] = (bytes(range(256)) * (len(data) // 256 + 1))[: len(data) - start]
+    path.write_bytes(bytes(data))
 
 
 def damaged_cache(root: Path) -> None:
@@ -1341,6 +1363,12 @@ SCORE_GUARDS = [
         ("score", "pairs.csv", "-m", TINY),
         ("scores.sqlite", "delete it"),
         truncated_cache,
+    ),
+    C(
+        "score-cache-damaged-past-its-schema",
+        ("score", "pairs.csv", "-m", TINY),
+        ("scores.sqlite", "damaged", "delete it"),
+        cache_damaged_past_its_schema,
     ),
 ]
 

@@ -265,3 +265,21 @@ def test_per_token_logprobs_are_read_back_from_the_cache(models, tmp_path):
     assert len(scored) == pll.n_masked
     assert masked[0].token == "[CLS]" and masked[0].logprob is None
     assert sum(scored) == pytest.approx(pll.sent_more_score, abs=1e-9)
+
+
+def test_damage_found_mid_run_names_the_cache(tmp_path: Path) -> None:
+    """Pages damaged past the schema open fine; the first lookup reaching them is one error."""
+    path = tmp_path / "scores.sqlite"
+    sentences = [f"{i:064x}" for i in range(2000)]
+    with ScoreCache(path) as cache:
+        key = cache.register_context({"model": "m"})
+        cache.store(key, [(s, p, -1.5) for s in sentences for p in range(3)])
+    data = bytearray(path.read_bytes())
+    half = len(data) // 2
+    data[half:] = (bytes(range(256)) * (len(data) // 256 + 1))[: len(data) - half]
+    path.write_bytes(bytes(data))
+    with ScoreCache(path) as cache:  # the schema pages are intact: opening works
+        with pytest.raises(CacheError, match=r"scores.sqlite: the score cache is damaged.*delete it"):
+            cache.lookup(key, sentences)
+        with pytest.raises(CacheError, match="damaged"):
+            cache.count()

@@ -103,6 +103,18 @@ class ScoreCache:
         except OSError as exc:
             raise CacheError(f"{self.path}: cannot create the score cache ({exc})") from None
 
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        """Damage SQLite finds only when it reaches a bad page (mid-run, not at open) becomes
+        one sentence naming the file; the cache only saves work, so deleting it is safe."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            raise CacheError(
+                f"{self.path}: the score cache is damaged ({exc}); delete it (the next run "
+                "rebuilds it) or choose another --cache"
+            ) from None
+
     def __enter__(self) -> ScoreCache:
         return self
 
@@ -120,7 +132,7 @@ class ScoreCache:
         """
         key = context_key(fields)
         description = json.dumps({**fields, "label": label}, sort_keys=True)
-        with self._db:
+        with self._reading(), self._db:
             self._db.execute(
                 "INSERT OR IGNORE INTO contexts (id, description) VALUES (?, ?)",
                 (key, description),
@@ -131,21 +143,22 @@ class ScoreCache:
         """Every cached ``(sentence, position) -> logprob`` of the given sentences."""
         found: dict[tuple[str, int], float] = {}
         keys = sorted(set(sentences))
-        for start in range(0, len(keys), _CHUNK):
-            chunk = keys[start : start + _CHUNK]
-            marks = ",".join("?" * len(chunk))
-            rows = self._db.execute(
-                "SELECT sentence, position, logprob FROM logprobs "
-                f"WHERE context = ? AND sentence IN ({marks})",
-                (context, *chunk),
-            )
-            for sentence, position, logprob in rows:
-                found[(sentence, position)] = logprob
+        with self._reading():
+            for start in range(0, len(keys), _CHUNK):
+                chunk = keys[start : start + _CHUNK]
+                marks = ",".join("?" * len(chunk))
+                rows = self._db.execute(
+                    "SELECT sentence, position, logprob FROM logprobs "
+                    f"WHERE context = ? AND sentence IN ({marks})",
+                    (context, *chunk),
+                )
+                for sentence, position, logprob in rows:
+                    found[(sentence, position)] = logprob
         return found
 
     def store(self, context: str, rows: Iterable[tuple[str, int, float]]) -> None:
         """Write one batch of ``(sentence, position, logprob)`` rows in one transaction."""
-        with self._db:
+        with self._reading(), self._db:
             self._db.executemany(
                 "INSERT OR REPLACE INTO logprobs (context, sentence, position, logprob) "
                 "VALUES (?, ?, ?, ?)",
@@ -154,11 +167,12 @@ class ScoreCache:
 
     def count(self, context: str | None = None) -> int:
         """Number of cached log-probabilities (of one context, or of all)."""
-        if context is None:
-            return self._db.execute("SELECT COUNT(*) FROM logprobs").fetchone()[0]
-        return self._db.execute(
-            "SELECT COUNT(*) FROM logprobs WHERE context = ?", (context,)
-        ).fetchone()[0]
+        with self._reading():
+            if context is None:
+                return self._db.execute("SELECT COUNT(*) FROM logprobs").fetchone()[0]
+            return self._db.execute(
+                "SELECT COUNT(*) FROM logprobs WHERE context = ?", (context,)
+            ).fetchone()[0]
 
 
 @contextlib.contextmanager
