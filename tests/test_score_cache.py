@@ -228,7 +228,9 @@ def test_every_method_is_cached_resumable_and_incremental(models, family, method
     assert again.stats.computed == 0 and _scores(again) == _scores(fresh)
     # a revision that rewrites one sentence recomputes that sentence's jobs only
     edited = PAIRS[1].with_changes(sent_less="The wealthy are really ignorant about money.")
-    revised = score_pairs([edited if p.pair_id == 1 else p for p in PAIRS], lm, method, cache=path)
+    revised = score_pairs(
+        [edited if p.pair_id == 1 else p for p in PAIRS], lm, method, cache=path, batch_size=4
+    )
     (plan,) = plan_pairs([edited], lm, method)
     per_sentence = 1 if revised.stats.unit == "sentences" else len(plan.less_positions)
     assert revised.stats.computed == per_sentence
@@ -283,3 +285,23 @@ def test_damage_found_mid_run_names_the_cache(tmp_path: Path) -> None:
             cache.lookup(key, sentences)
         with pytest.raises(CacheError, match="damaged"):
             cache.count()
+
+
+def test_resume_with_another_batch_size_matches_an_uninterrupted_run(lm, tmp_path):
+    """Batch size moves the last float digits, so it is part of the cache key: a run resumed
+    with another --batch-size computes its own rows and equals an uninterrupted run of it."""
+    path = tmp_path / "cache.sqlite"
+
+    def stop_after_two_batches(done: int, total: int) -> None:
+        if done >= _first_batches(lm, 2):
+            raise _Interrupt
+
+    with pytest.raises(_Interrupt):
+        score_pairs(PAIRS, lm, cache=path, batch_size=8, progress=stop_after_two_batches)
+    other = score_pairs(PAIRS, lm, cache=path, batch_size=3)
+    assert other.stats.cache_hits == 0
+    assert _scores(other) == _scores(score_pairs(PAIRS, lm, batch_size=3))  # bit for bit
+    again = score_pairs(PAIRS, lm, cache=path, batch_size=8)
+    assert again.stats.cache_hits == _first_batches(lm, 2)
+    assert _scores(again) == _scores(score_pairs(PAIRS, lm, batch_size=8))
+    assert lm.context("pll", 8) != lm.context("pll", 3)

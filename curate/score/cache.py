@@ -156,6 +156,37 @@ class ScoreCache:
                     found[(sentence, position)] = logprob
         return found
 
+    def related_contexts(self, fields: Mapping[str, Any]) -> list[str]:
+        """Keys of the registered contexts equal to ``fields`` but for the batch size: the
+        exact one first (when ``fields`` names a batch size), then in registration order.
+
+        For reading numbers back for inspection (token charts), where any batch size's
+        numbers serve: they differ in the last float digits only."""
+        wanted = {k: v for k, v in fields.items() if k != "batch_size"}
+        exact = context_key(fields) if "batch_size" in fields else None
+        keys: list[str] = []
+        with self._reading():
+            for key, description in self._db.execute(
+                "SELECT id, description FROM contexts ORDER BY rowid"
+            ):
+                known = json.loads(description)
+                known.pop("label", None)
+                known.pop("batch_size", None)
+                if known == wanted:
+                    keys.append(key)
+        return sorted(keys, key=lambda k: k != exact)
+
+    def lookup_related(
+        self, fields: Mapping[str, Any], sentences: Iterable[str]
+    ) -> dict[tuple[str, int], float]:
+        """:meth:`lookup` over :meth:`related_contexts`; an earlier context's number wins."""
+        keys = list(sentences)
+        found: dict[tuple[str, int], float] = {}
+        for context in self.related_contexts(fields):
+            for slot, value in self.lookup(context, keys).items():
+                found.setdefault(slot, value)
+        return found
+
     def store(self, context: str, rows: Iterable[tuple[str, int, float]]) -> None:
         """Write one batch of ``(sentence, position, logprob)`` rows in one transaction."""
         with self._reading(), self._db:

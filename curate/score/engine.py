@@ -81,6 +81,8 @@ class ScoreResult:
     scores: tuple[PairScore, ...]
     stats: ScoreStats
     model_kind: str = "masked"
+    #: Part of the cache key (see LoadedModel.context); None when not recorded.
+    batch_size: int | None = None
 
     def by_id(self) -> dict[int, PairScore]:
         """The scores keyed by pair id."""
@@ -101,6 +103,7 @@ class ScoreResult:
             "counted": counted_tokens(method),
             "dtype": self.dtype,
             "lowercase": self.lowercase,
+            **({} if self.batch_size is None else {"batch_size": self.batch_size}),
         }
 
 
@@ -132,13 +135,17 @@ def _quantities(method: Method) -> tuple[str, ...]:
     return (LOGPROB, ATTENTION) if method.name == "aula" else (LOGPROB,)
 
 
-def _contexts(store: ScoreCache, lm: LoadedModel, method: Method) -> dict[str, str]:
-    """The cache context of each quantity the method stores (log-probs keep the pass id
-    alone, so caches written before there were several methods keep serving ``pll``)."""
+def _contexts(
+    store: ScoreCache, lm: LoadedModel, method: Method, batch_size: int
+) -> dict[str, str]:
+    """The cache context of each quantity the method stores, per batch size (see
+    :meth:`~curate.score.models.LoadedModel.context`)."""
     contexts = {}
     for quantity in _quantities(method):
         pass_id = method.pass_id if quantity == LOGPROB else f"{method.pass_id}#{quantity}"
-        contexts[quantity] = store.register_context(lm.context(pass_id), label=lm.name)
+        contexts[quantity] = store.register_context(
+            lm.context(pass_id, batch_size), label=lm.name
+        )
     return contexts
 
 
@@ -206,7 +213,7 @@ def score_pairs(
     started = time.perf_counter()
     quantities = _quantities(chosen)
     with open_cache(cache) as store:
-        contexts = _contexts(store, lm, chosen)
+        contexts = _contexts(store, lm, chosen, settings.batch_size)
         keys = {job.key for job in jobs}
         values = {q: store.lookup(contexts[q], keys) for q in quantities}
         missing = [job for job in jobs if not _cached(lm, job, values, quantities)]
@@ -245,6 +252,7 @@ def score_pairs(
         scores=scores,
         stats=stats,
         model_kind=lm.kind,
+        batch_size=settings.batch_size,
     )
 
 
@@ -319,8 +327,8 @@ def token_logprobs(
     ids, words = encode(lm, sentence, chosen)
     key = sentence_key(ids, words)
     with open_cache(cache) as store:
-        context = _contexts(store, lm, chosen)[LOGPROB]
-        found = store.lookup(context, [key])
+        # Any batch size's numbers serve for inspection (they differ in the last digits).
+        found = store.lookup_related(lm.context(chosen.pass_id), [key])
     tokens = lm.tokenizer.convert_ids_to_tokens(list(ids))
     return [
         TokenLogprob(position, token, found.get((key, position)))

@@ -81,14 +81,24 @@ class LoadedModel:
 
     kind: str = "masked"
 
-    def context(self, method_id: str) -> dict[str, str]:
-        """Everything besides the sentence and position that a cached number depends on."""
-        return {
+    def context(self, method_id: str, batch_size: int | None = None) -> dict[str, str | int]:
+        """Everything besides the sentence and position that a cached number depends on.
+
+        The batch size is part of it: batched matrix products and padding move a score's last
+        float digits (up to 4.3e-6 between batch sizes 1/8/32/64 on the sample pairs, measured
+        by ``benchmarks/score_batch_drift.py``), so a run resumed with another ``--batch-size``
+        starts its own rows instead of mixing numbers of two runs. Worker threads do not
+        change the numbers (measured: 0) and are not part of it.
+        """
+        fields: dict[str, str | int] = {
             "method": method_id,
             "model": self.model_fingerprint,
             "tokenizer": self.tokenizer_fingerprint,
             "dtype": self.dtype,
         }
+        if batch_size is not None:
+            fields["batch_size"] = batch_size
+        return fields
 
 
 @dataclass(eq=False)

@@ -210,7 +210,9 @@ def score_items(
     (each chunk committed before the next starts). An item too long for the model is an
     input error before anything runs."""
     started = time.perf_counter()
-    context = store.register_context(lm.context(method.pass_id), label=f"{lm.name} {method.name}")
+    context = store.register_context(
+        lm.context(method.pass_id, batch_size), label=f"{lm.name} {method.name}"
+    )
     keys = [_item_keys(item, method) for item in items]
     # One value per cache key: a sentence that occurs twice (the dev set repeats some) gets
     # the first computed value everywhere, so a rerun from the cache is bit-identical even
