@@ -47,7 +47,7 @@ def token_logprobs(
     dtype, lowercase). Returns ``None`` when the cache file or the model's tokenizer is not
     available, so the page can say why it has no token chart.
     """
-    from curate.score.cache import ScoreCache, sentence_key
+    from curate.score.cache import ScoreCache, context_key, sentence_key
 
     model = str(provenance.get("model", ""))
     if not Path(cache_path).is_file() or not Path(model).is_dir():
@@ -60,14 +60,14 @@ def token_logprobs(
         tokenizer = AutoTokenizer.from_pretrained(model)
     except (OSError, ValueError):
         return None
-    fields = {
-        "method": provenance["method"],
-        "model": provenance["model_fingerprint"],
-        "tokenizer": provenance["tokenizer_fingerprint"],
-        "dtype": provenance["dtype"],
-    }
-    if "batch_size" in provenance:  # part of the key: the run's own numbers first
-        fields["batch_size"] = provenance["batch_size"]
+    context = context_key(
+        {
+            "method": provenance["method"],
+            "model": provenance["model_fingerprint"],
+            "tokenizer": provenance["tokenizer_fingerprint"],
+            "dtype": provenance["dtype"],
+        }
+    )
     lowercase = bool(provenance.get("lowercase"))
 
     def encode(text: str) -> tuple[int, ...]:
@@ -76,7 +76,7 @@ def token_logprobs(
     encoded = [(encode(more), encode(less), direction) for more, less, direction in pairs]
     keys = {ids: sentence_key(ids) for more, less, _ in encoded for ids in (more, less)}
     with ScoreCache(cache_path) as cache:
-        values = cache.lookup_related(fields, keys.values())
+        values = cache.lookup(context, keys.values())
     results: list[dict[str, SentenceTokens]] = []
     for more, less, direction in encoded:
         if direction == "stereo":
