@@ -967,7 +967,13 @@ SCORE = [
         ("score", "pairs.csv", "-m", "models/notok", "--no-cache"),
         ("models/notok", "tokenizer"),
         no_tokenizer_model,
-        phase2="load_model accepts a directory without tokenizer files (5-token vocabulary)",
+    ),
+    # score-guards: model paths that are not model directories (issue 14, items 2 and 8)
+    C(
+        "score-mistyped-relative-model-path",
+        ("score", "pairs.csv", "-m", "models/notk", "--no-cache"),
+        ("models/notk", "no such model directory"),
+        no_tokenizer_model,
     ),
     C(
         "score-damaged-cache",

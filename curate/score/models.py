@@ -142,7 +142,16 @@ def resolve_device(device: str = "auto") -> torch.device:
 
 
 def _looks_like_path(name: str) -> bool:
-    return name.startswith((".", "/", "~")) or "\\" in name or name.count("/") > 1
+    """A name meant as a local directory, never sent to the hub.
+
+    The rule: it starts with ``.``, ``/`` or ``~``, has a backslash or more than one ``/``, or its
+    first component is an existing local directory (``models/bret`` when ``models/`` exists). A
+    hub id (``bert-base-uncased``, ``org/name``) has none of these.
+    """
+    if name.startswith((".", "/", "~")) or "\\" in name or name.count("/") > 1:
+        return True
+    head, sep, _ = name.partition("/")
+    return bool(sep) and Path(head).expanduser().is_dir()
 
 
 def _source(name_or_path: str | Path) -> str:
@@ -202,6 +211,29 @@ def model_kind(name_or_path: str | Path) -> ModelKind:
     return kind
 
 
+def _check_tokenizer_fits(name: str, tokenizer: Any, model: Any) -> None:
+    """Refuse a tokenizer that does not belong to the model's embeddings.
+
+    The rule: every token id must index a row of the input embeddings (``len(tokenizer) <=
+    rows``), and the vocabulary must cover at least half of the rows. Models pad the matrix to a
+    round size (GPT-2 variants to 50304 for 50257 tokens), never to twice the vocabulary, while a
+    directory without tokenizer files makes transformers build a ~5-token tokenizer that maps
+    every word to ``[UNK]`` and scores garbage with exit 0.
+    """
+    rows = model.get_input_embeddings().weight.shape[0]
+    size = len(tokenizer)
+    if size > rows:
+        raise ModelError(
+            f"{name}: the tokenizer has {size} tokens but the model only {rows} embedding rows; "
+            "the tokenizer files do not belong to this model"
+        )
+    if size * 2 < rows:
+        raise ModelError(
+            f"{name}: the tokenizer has only {size} tokens for {rows} embedding rows; the "
+            "directory is missing its tokenizer files (tokenizer.json or vocab files)"
+        )
+
+
 def load_model(
     name_or_path: str | Path,
     *,
@@ -230,6 +262,7 @@ def load_model(
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ModelError(f"cannot load {kind} language model {name!r}: {_reason(exc)}") from None
     model.eval()
+    _check_tokenizer_fits(name, tokenizer, model)
     if lowercase is None:
         lowercase = tokenizer_lowercases(tokenizer)
     if dtype != "float32":
