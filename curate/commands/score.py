@@ -43,7 +43,7 @@ from curate.commands.common import (
     print_json,
     score_cache_path,
 )
-from curate.errors import UsageError
+from curate.errors import InputError, UsageError
 from curate.formats import read_dataset
 from curate.modelnames import model_slug
 from curate.pairs import BIAS_TYPES, log_warnings
@@ -198,6 +198,8 @@ def score(
         return
     log_warnings(dataset.warnings)
     pairs = list(dataset.pairs)
+    if not pairs:
+        raise InputError(f"{path}: no pairs to score (the file has a header and no rows)")
 
     from transformers.utils import logging as hf_logging
 
