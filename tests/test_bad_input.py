@@ -167,6 +167,17 @@ def no_tokenizer_model(root: Path) -> None:
             shutil.copy2(item, target / item.name)
 
 
+def truncated_weights_model(root: Path) -> None:
+    """A copy of the tiny BERT whose model.safetensors is cut in half (an interrupted download)."""
+    from tests.support.tiny_models import tiny_model_dir
+
+    target = root / "models" / "cut"
+    shutil.copytree(tiny_model_dir("bert"), target)
+    weights = target / "model.safetensors"
+    data = weights.read_bytes()
+    weights.write_bytes(data[: len(data) // 2])
+
+
 def damaged_cache(root: Path) -> None:
     """A real score cache (from a real run) whose pages after the first are overwritten."""
     from tests.support.tiny_models import tiny_model_dir
@@ -967,7 +978,13 @@ SCORE = [
         ("models/notok", "tokenizer"),
         no_tokenizer_model,
     ),
-    # score-guards: model paths that are not model directories (issue 14, items 2 and 8)
+    # score-guards: model paths that are not model directories (issue 14, items 2, 8 and 9)
+    C(
+        "score-truncated-safetensors",
+        ("score", "pairs.csv", "-m", "models/cut", "--no-cache"),
+        ("models/cut", "safetensors"),
+        truncated_weights_model,
+    ),
     C(
         "score-mistyped-relative-model-path",
         ("score", "pairs.csv", "-m", "models/notk", "--no-cache"),

@@ -247,6 +247,7 @@ def load_model(
     ``metric.py`` does for BERT and ALBERT. ``dtype="bfloat16"`` warns: the metric is defined
     in float32.
     """
+    from safetensors import SafetensorError
     from transformers import AutoModelForCausalLM, AutoModelForMaskedLM, AutoTokenizer
 
     if dtype not in DTYPES:
@@ -259,6 +260,11 @@ def load_model(
     try:
         tokenizer = AutoTokenizer.from_pretrained(source)
         model = auto.from_pretrained(source, dtype=torch.float32)
+    except SafetensorError as exc:
+        raise ModelError(
+            f"{name}: model.safetensors is damaged ({_reason(exc)}); download or save the model "
+            "again"
+        ) from None
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ModelError(f"cannot load {kind} language model {name!r}: {_reason(exc)}") from None
     model.eval()
