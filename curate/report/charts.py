@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from curate.report.schema import Report
+from curate.report.schema import ModelSection, Report
 from curate.report.tables import (
     all_bias_types,
     bias_type_rows,
@@ -233,13 +233,18 @@ def model_figures(data: Report, index: int) -> list[str]:
     ]
 
 
+def _model_and_method(column: ModelSection) -> tuple[str, str]:
+    """A column's coordinates; a report written before there were methods scored with pll."""
+    method = column.get("method") or column["provenance"].get("method") or "pll"
+    return column.get("model_label", column["label"]), str(method)
+
+
 def _coordinates(data: Report) -> tuple[list[str], list[str]]:
     """The model labels and the method names of the report's columns, in first-seen order."""
     models: list[str] = []
     methods: list[str] = []
     for column in data["models"]:
-        model = column.get("model_label", column["label"])
-        method = column.get("method", column["provenance"].get("method", ""))
+        model, method = _model_and_method(column)
         models += [model] if model not in models else []
         methods += [method] if method not in methods else []
     return models, methods
@@ -257,8 +262,8 @@ def method_heatmap_figure(data: Report) -> str:
     z: list[list[float | None]] = [[None] * len(methods) for _ in models]
     text: list[list[str]] = [[""] * len(methods) for _ in models]
     for column in data["models"]:
-        row = models.index(column.get("model_label", column["label"]))
-        col = methods.index(column.get("method", column["provenance"].get("method", "")))
+        model, method = _model_and_method(column)
+        row, col = models.index(model), methods.index(method)
         overall = column["delta"]["overall"]
         z[row][col] = overall["delta"]
         interval = (
