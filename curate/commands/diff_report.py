@@ -142,6 +142,11 @@ def diff_report(
         for spec, fmt in zip((before_spec, after_spec), formats, strict=True)
     ]
     if any(d.shape.format == "stereoset" for d in datasets):  # StereoSet's own metrics
+        if methods:
+            raise UsageError(
+                "--method applies to pair files; StereoSet files are compared with "
+                "stereoset-mlm (masked LMs) or stereoset-clm (causal LMs), chosen by the model"
+            )
         from curate.commands.stereoset import diff_report_stereoset
 
         labels = (before_spec, after_spec)
@@ -176,7 +181,7 @@ def diff_report(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("masked tokens"),
+        TextColumn("jobs (masked copies or sentences)"),
         TimeElapsedColumn(),
         console=err,
         transient=True,
