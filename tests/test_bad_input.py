@@ -237,6 +237,17 @@ def cache_damaged_past_its_schema(root: Path) -> None:
     path.write_bytes(bytes(data))
 
 
+def truncated_weights_model(root: Path) -> None:
+    """A copy of the tiny BERT whose model.safetensors is cut in half (an interrupted download)."""
+    from tests.support.tiny_models import tiny_model_dir
+
+    target = root / "models" / "cut"
+    shutil.copytree(tiny_model_dir("bert"), target)
+    weights = target / "model.safetensors"
+    data = weights.read_bytes()
+    weights.write_bytes(data[: len(data) // 2])
+
+
 def damaged_cache(root: Path) -> None:
     """A real score cache (from a real run) whose pages after the first are overwritten."""
     from tests.support.tiny_models import tiny_model_dir
@@ -1037,6 +1048,19 @@ SCORE = [
         ("models/notok", "tokenizer"),
         no_tokenizer_model,
     ),
+    # score-guards: model paths that are not model directories (issue 14, items 2, 8 and 9)
+    C(
+        "score-truncated-safetensors",
+        ("score", "pairs.csv", "-m", "models/cut", "--no-cache"),
+        ("models/cut", "safetensors"),
+        truncated_weights_model,
+    ),
+    C(
+        "score-mistyped-relative-model-path",
+        ("score", "pairs.csv", "-m", "models/notk", "--no-cache"),
+        ("models/notk", "no such model directory"),
+        no_tokenizer_model,
+    ),
     C(
         "score-damaged-cache",
         ("score", "pairs.csv", "-m", TINY),
@@ -1506,9 +1530,11 @@ def test_corpus_size() -> None:
 
 
 def test_score_help_keeps_its_placeholders() -> None:
+    """The markdown help shows ``<out>``/``<model>`` (it used to read them as HTML and drop them)."""
     result = runner.invoke(app, ["score", "--help"], terminal_width=200)
     assert "<out>/<model>/scores.csv" in result.output
     assert "<out>/<model>/<method>/" in result.output
+    assert "//scores.csv" not in result.output
 
 
 def test_revise_help_keeps_its_placeholder() -> None:

@@ -42,7 +42,8 @@ def test_article_for(word: str, article: str | None) -> None:
         ("He told he she was poor.", "he she"),
         ("She couldn't imaging that.", "imaging"),
         ("Nia is White person.", "White person"),
-        ("The air filled with smell of smoke.", "smell of"),
+        ("They sat in middle of the room.", "middle of"),
+        ("I though he was poor.", "though"),
     ],
 )
 def test_confusions_find_the_slip(sentence: str, found: str) -> None:
@@ -59,6 +60,9 @@ def test_confusions_find_the_slip(sentence: str, found: str) -> None:
         "He will be hit by the ball.",
         "They sing and bring food.",
         "He was a poor student.",
+        "Even though she was poor, she paid.",
+        "He, though, was rich.",
+        "They though, were never asked.",
     ],
 )
 def test_confusions_leave_correct_english_alone(sentence: str) -> None:

@@ -52,9 +52,11 @@ def test_html_is_self_contained_and_escaped(data) -> None:
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     # plotly.js is inline: no script, stylesheet or image is fetched from anywhere.
     assert re.search(r"<(script|link|img)\b[^>]*\b(src|href)=", page) is None
-    # One script with plotly.js and one per chart: 3 across models + 3 per model.
-    assert page.count("<script") == 1 + 3 + 3 * 2
-    assert page.count('class="plotly-graph-div"') == 9
+    # One script with plotly.js and one per chart: 4 across columns (the model x method heat
+    # map among them) + 3 per column.
+    assert page.count("<script") == 1 + 4 + 3 * 2
+    assert page.count('class="plotly-graph-div"') == 10
+    assert 'id="fig-method-heatmap"' in page and '"type":"heatmap"' in page
     # Chart labels are escaped before plotly sees them (it renders a subset of HTML).
     assert '"&lt;i&gt;custom&lt;' in page
 
@@ -99,9 +101,10 @@ def test_chromium_renders_the_charts_and_shows_the_script_as_text(
     dom = result.stdout
     assert result.returncode == 0 and "</html>" in dom, result.stderr[-2000:]
     # plotly drew every chart: each graph div gets its SVG layers.
-    assert dom.count('class="main-svg"') >= 9
-    assert dom.count('class="plot-container plotly"') == 9
+    assert dom.count('class="main-svg"') >= 10
+    assert dom.count('class="plot-container plotly"') == 10
     assert "scatterlayer" in dom and "barlayer" in dom and "polarlayer" in dom
+    assert "heatmaplayer" in dom or 'class="hm"' in dom
     # The sentence is text, not markup: no such element, nothing ran.
     assert "The poor are <mark>&lt;script&gt;alert(1)&lt;/script&gt;</mark> ignorant." in dom
     assert "<script>alert(1)</script>" not in dom

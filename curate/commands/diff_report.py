@@ -56,8 +56,16 @@ def diff_report(
         ...,
         "--model",
         "-m",
-        help="Masked LM: a local directory saved with save_pretrained or a Hugging Face hub "
-        "name. Repeat for several (a column per model).",
+        help="Masked or causal LM (the kind is read from its config): a local directory saved "
+        "with save_pretrained or a Hugging Face hub name. Repeat for several.",
+    ),
+    methods: list[str] | None = typer.Option(
+        None,
+        "--method",
+        help="Scoring method, as for curate score; repeat or give a comma list (a column per "
+        "model and method). Default: as curate score ([tool.curate.score] methods, else pll "
+        "for a masked LM; clm-sum, clm-mean and clm-shared for a causal LM).",
+        show_default=False,
     ),
     out_dir: Path | None = typer.Option(
         None,
@@ -89,10 +97,12 @@ def diff_report(
 
     Pairs are matched by id (unchanged, edited, dropped, added), comparing only the columns
     both versions have: a five-column revision of the upstream file gives the same report as
-    a full-schema copy of it. For every model: the
+    a full-schema copy of it. For every model and method (a column each): the
     CrowS-Pairs metric before and after (overall, stereo/antistereo, per bias type), the change
     with a 95% bootstrap confidence interval (paired resampling of pairs), score flips among
-    the edited pairs, McNemar's exact test and Murphy's (2022) threshold view. Scores go
+    the edited pairs, McNemar's exact test and Murphy's (2022) threshold view; across the
+    columns, the robust flips (pairs that flip under every column) and those that flip under one
+    only. Scores go
     through the cache, so unchanged pairs cost nothing and a rerun runs no model at all.
     """
     if len(versions) > 2:
@@ -102,6 +112,18 @@ def diff_report(
     cfg = config()
     out_dir = out_dir or cfg.output_dir / "diff-report"
     cache_path = score_cache_path(cfg, cache, no_cache)
+    from curate.score.methods import parse_methods
+    from curate.score.settings import settings_from_table
+
+    # Methods, batch size and precision as curate score reads them: options over the config.
+    scoring = settings_from_table(
+        cfg.section("score"), f"{cfg.root / 'pyproject.toml'}: [tool.curate.score]"
+    ).with_overrides(
+        methods=parse_methods(methods) if methods else None,
+        batch_size=batch_size,
+        threads=threads,
+        device=device,
+    )
 
     from huggingface_hub.utils import logging as hub_logging
     from transformers.utils import logging as hf_logging
@@ -120,6 +142,11 @@ def diff_report(
         for spec, fmt in zip((before_spec, after_spec), formats, strict=True)
     ]
     if any(d.shape.format == "stereoset" for d in datasets):  # StereoSet's own metrics
+        if methods:
+            raise UsageError(
+                "--method applies to pair files; StereoSet files are compared with "
+                "stereoset-mlm (masked LMs) or stereoset-clm (causal LMs), chosen by the model"
+            )
         from curate.commands.stereoset import diff_report_stereoset
 
         labels = (before_spec, after_spec)
@@ -154,7 +181,7 @@ def diff_report(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("masked tokens"),
+        TextColumn("jobs (masked copies or sentences)"),
         TimeElapsedColumn(),
         console=err,
         transient=True,
@@ -183,10 +210,9 @@ def diff_report(
                 before,
                 after,
                 models,
+                methods=scoring.methods,
                 cache=cache_path,
-                batch_size=batch_size,
-                device=device,
-                threads=threads,
+                score_settings=scoring,
                 settings=settings,
                 progress=report,
                 on_loading=loading,
@@ -197,8 +223,8 @@ def diff_report(
     for run in result.runs:
         s = run.stats
         err.print(
-            f"{user_text(run.model)} on {user_text(run.version)}: {s.pairs} pairs, {s.unique_jobs:,} distinct masked "
-            f"tokens: {s.cache_hits:,} from the cache, {s.computed:,} computed"
+            f"{user_text(run.model)} on {user_text(run.version)}: {s.pairs} pairs, {s.unique_jobs:,} distinct {s.unit}: "
+            f"{s.cache_hits:,} from the cache, {s.computed:,} computed"
         )
     paths = write_report(result.data, out_dir)
     _summary(result.data)

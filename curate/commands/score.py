@@ -206,7 +206,7 @@ def score(
     log_warnings(dataset.warnings)
     pairs = list(dataset.pairs)
     if not pairs:
-        raise InputError(f"{path}: the file holds no pairs to score")
+        raise InputError(f"{path}: no pairs to score (the file has a header and no rows)")
 
     from transformers.utils import logging as hf_logging
 

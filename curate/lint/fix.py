@@ -3,13 +3,17 @@
 Like ruff's fix loop: lint a pair with the selected fixable rules, apply the first fix, lint
 again (a fix can change offsets another fix relies on), at most ``MAX_PASSES`` times. A fix is
 applied only if it leaves the set of changed words (case-folded, punctuation ignored) exactly as
-it was, so fixes can never alter what the pair contrasts.
+it was, so fixes can never alter what the pair contrasts; and, for a pair read from a template
+(StereoSet: a context with ``BLANK``), only if each sentence still has the same word where the
+context has ``BLANK`` (StereoSet finds the filled-in word by its index among single-space-split
+words, so collapsing a double space before it would make the item unscorable).
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -71,6 +75,33 @@ def changed_words(
     )
 
 
+_PUNCTUATION = str.maketrans("", "", string.punctuation)
+
+
+def template_words(pair: Pair) -> tuple[str | None, ...] | None:
+    """The word of each sentence at the index of the context's ``BLANK`` (case-folded,
+    punctuation stripped; None where the sentence has no word there), or None for a pair
+    without a template context."""
+    if not pair.context:
+        return None
+    positions = [i for i, word in enumerate(pair.context.split(" ")) if "BLANK" in word]
+    if not positions:
+        return None
+    index = positions[-1]
+    found: list[str | None] = []
+    for sentence in (pair.sent_more, pair.sent_less):
+        words = sentence.split(" ")
+        found.append(words[index].translate(_PUNCTUATION).casefold() if index < len(words) else None)
+    return tuple(found)
+
+
+def _keeps_the_pair(current: Pair, candidate: Pair) -> bool:
+    """Whether a fix keeps what the pair contrasts and where its template word stands."""
+    return changed_words(candidate.sent_more, candidate.sent_less) == changed_words(
+        current.sent_more, current.sent_less
+    ) and template_words(candidate) == template_words(current)
+
+
 def fix_pairs(pairs: Sequence[Pair], settings: LintSettings | None = None) -> FixResult:
     """Apply the safe fixes of the selected fixable rules to every pair."""
     settings = settings or LintSettings()
@@ -98,9 +129,7 @@ def fix_pairs(pairs: Sequence[Pair], settings: LintSettings | None = None) -> Fi
                 break
             rule, fields = change
             candidate = current.with_changes(**fields)
-            if changed_words(candidate.sent_more, candidate.sent_less) != changed_words(
-                current.sent_more, current.sent_less
-            ):
+            if not _keeps_the_pair(current, candidate):
                 rejected.add((rule.code, repr(sorted(fields.items()))))
                 continue
             for name, new in fields.items():

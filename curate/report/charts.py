@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from curate.report.schema import Report
+from curate.report.schema import ModelSection, Report
 from curate.report.tables import (
     all_bias_types,
     bias_type_rows,
@@ -231,3 +231,67 @@ def model_figures(data: Report, index: int) -> list[str]:
         _figure_html(radar, f"fig-m{index}-radar", 460),
         _figure_html(threshold, f"fig-m{index}-threshold", 440),
     ]
+
+
+def _model_and_method(column: ModelSection) -> tuple[str, str]:
+    """A column's coordinates; a report written before there were methods scored with pll."""
+    method = column.get("method") or column["provenance"].get("method") or "pll"
+    return column.get("model_label", column["label"]), str(method)
+
+
+def _coordinates(data: Report) -> tuple[list[str], list[str]]:
+    """The model labels and the method names of the report's columns, in first-seen order."""
+    models: list[str] = []
+    methods: list[str] = []
+    for column in data["models"]:
+        model, method = _model_and_method(column)
+        models += [model] if model not in models else []
+        methods += [method] if method not in methods else []
+    return models, methods
+
+
+def method_heatmap_figure(data: Report) -> str:
+    """A model x method heat map of the overall metric change, each cell with its CI.
+
+    A cell is empty when the method does not apply to the model (a causal method on a masked
+    LM) or was not requested; the colour scale is centred on 0 (no change).
+    """
+    import plotly.graph_objects as go
+
+    models, methods = _coordinates(data)
+    z: list[list[float | None]] = [[None] * len(methods) for _ in models]
+    text: list[list[str]] = [[""] * len(methods) for _ in models]
+    for column in data["models"]:
+        model, method = _model_and_method(column)
+        row, col = models.index(model), methods.index(method)
+        overall = column["delta"]["overall"]
+        z[row][col] = overall["delta"]
+        interval = (
+            ""
+            if overall["ci_low"] is None or overall["ci_high"] is None
+            else f"<br>[{overall['ci_low']:+.2f}, {overall['ci_high']:+.2f}]"
+        )
+        text[row][col] = "-" if overall["delta"] is None else f"{overall['delta']:+.2f}{interval}"
+    level = confidence_percent(data)
+    figure = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=[escape_html(m) for m in methods],
+            y=[escape_html(m) for m in models],
+            text=text,
+            texttemplate="%{text}",
+            hovertemplate="%{y} · %{x}<br>Δ %{text}<extra></extra>",
+            colorscale="RdBu",
+            reversescale=True,
+            zmid=0,
+            colorbar={"title": {"text": "Δ pp"}},
+            xgap=2,
+            ygap=2,
+        ),
+        layout=_layout(
+            f"Δ metric (after − before) per model and method, {level} bootstrap CI",
+            xaxis={"title": {"text": "method"}, "type": "category"},
+            yaxis={"title": {"text": "model"}, "type": "category", "autorange": "reversed"},
+        ),
+    )
+    return _figure_html(figure, "fig-method-heatmap", 160 + 70 * max(1, len(models)))

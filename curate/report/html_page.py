@@ -9,7 +9,12 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
-from curate.report.charts import bias_type_delta_figure, model_figures, overview_figures
+from curate.report.charts import (
+    bias_type_delta_figure,
+    method_heatmap_figure,
+    model_figures,
+    overview_figures,
+)
 from curate.report.schema import ModelSection, PairText, Report, ScoredPairView
 from curate.report.tables import (
     all_bias_types,
@@ -169,6 +174,34 @@ mark { background: #ffe58a; }
 """
 
 
+def robust_flip_section(data: Report) -> str:
+    """The pairs that flip under every column, and those that flip under only one."""
+    robust = data.get("robust_flips")
+    if not robust:
+        return '<p class="note">This report predates robust flips.</p>'
+    columns = [escape_html(c) for c in robust["columns"]]
+    parts = [
+        f'<p class="note">Edited pairs whose verdict changes under every one of the '
+        f"{len(columns)} column(s): the cleaning's effect that does not depend on the model "
+        "or the metric.</p>",
+        f"<h3>Flip under every column ({len(robust['every'])})</h3>",
+    ]
+    if robust["every"]:
+        rows = [
+            [str(f["pair_id"]), *(escape_html(c) for c in f["changes"])] for f in robust["every"]
+        ]
+        parts.append(_html_table(["id", *columns], rows))
+    if len(columns) > 1:
+        parts.append(f"<h3>Flip under one column only ({len(robust['only_one'])})</h3>")
+        if robust["only_one"]:
+            rows = [
+                [str(f["pair_id"]), escape_html(f["column"]), escape_html(f["change"])]
+                for f in robust["only_one"]
+            ]
+            parts.append(_html_table(["id", "column", "change"], rows))
+    return "\n".join(parts)
+
+
 def render_html(data: Report) -> str:
     """A self-contained HTML page: summary tables, plotly charts (plotly.js embedded), the
     flip tables and every change, with all dataset text escaped."""
@@ -212,6 +245,12 @@ def render_html(data: Report) -> str:
             f'<p class="note">before → after (Δ [{level} CI])</p>',
             _html_table(["bias type", *names], rows),
             bias_type_delta_figure(data),
+            "<h2>Models and methods</h2>",
+            '<p class="note">The change of the metric per model (rows) and scoring method '
+            f"(columns), with its {level} bootstrap confidence interval.</p>",
+            method_heatmap_figure(data),
+            "<h2>Robust flips</h2>",
+            robust_flip_section(data),
         ]
     for i, model in enumerate(models):
         figures = model_figures(data, i)

@@ -40,6 +40,35 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list
 
 
 
+def robust_flip_lines(data: Report) -> list[str]:
+    """The robust-flip section: pairs flipping under every column, and under one only."""
+    robust = data.get("robust_flips")
+    if not robust:
+        return []
+    columns = [escape_markdown(c) for c in robust["columns"]]
+    lines = [
+        "## Robust flips",
+        "",
+        f"Edited pairs whose verdict changes under every one of the {len(columns)} column(s) "
+        "(model and method): the cleaning's effect that does not depend on the metric.",
+        "",
+        f"### Flip under every column: {len(robust['every'])}",
+        "",
+    ]
+    if robust["every"]:
+        rows = [[str(f["pair_id"]), *map(escape_markdown, f["changes"])] for f in robust["every"]]
+        lines += markdown_table(["id", *columns], rows)
+    if len(columns) > 1:
+        lines += [f"### Flip under one column only: {len(robust['only_one'])}", ""]
+        if robust["only_one"]:
+            rows = [
+                [str(f["pair_id"]), escape_markdown(f["column"]), escape_markdown(f["change"])]
+                for f in robust["only_one"]
+            ]
+            lines += markdown_table(["id", "column", "change"], rows)
+    return lines
+
+
 def render_markdown(data: Report) -> str:
     """The report as Markdown: tables with a column per model; dataset text escaped."""
     before, after = data["before"], data["after"]
@@ -57,8 +86,9 @@ def render_markdown(data: Report) -> str:
         f"{counts['dropped']} dropped, {counts['added']} added",
         "- models: " + ", ".join(f"{escape_markdown(m['label'])} (`{escape_markdown(m['model'])}`)" for m in models),
         "",
-        "Metric: % of pairs whose more stereotyping sentence gets the higher pseudo-log-"
-        "likelihood (50 = no preference). Δ = after − before, with a "
+        "Metric: % of pairs whose more stereotyping sentence gets the higher score under the "
+        "column's method (pll: the pseudo-log-likelihood; 50 = no preference). Δ = after − "
+        "before, with a "
         f"{level} bootstrap confidence interval ({data['settings']['bootstrap_samples']} "
         f"paired resamples of pair ids, seed {data['settings']['seed']}).",
         "",
@@ -133,6 +163,7 @@ def render_markdown(data: Report) -> str:
                 ],
                 rows,
             )
+    lines += robust_flip_lines(data)
     alignment = data["alignment"]
     lines += [
         "## Changes",

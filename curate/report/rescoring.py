@@ -16,14 +16,20 @@ from typing import TYPE_CHECKING, Any
 from curate.modelnames import model_label
 from curate.pairs import PAIR_FIELDS, Pair
 from curate.report.alignment import VersionAlignment, align_versions
+from curate.report.robust import robust_flips
 from curate.report.schema import ComputeSection, ModelSection, Report
 from curate.report.statistics import Settings, compare_scores
 
 if TYPE_CHECKING:
-    from curate.score import MaskedLM, ScoreCache, ScoreStats
+    from curate.score.cache import ScoreCache
+    from curate.score.engine import ScoreStats
+    from curate.score.methods import Method
+    from curate.score.models import LoadedModel
+    from curate.score.settings import ScoreSettings
 
-#: Identifies the layout of report.json; bump it when a consumer would misread the new one.
-REPORT_FORMAT = "curate-diff-report/1"
+#: Identifies the layout of report.json; bump it when a consumer would misread the new one
+#: (/2: a section per (model, method) column, not per model; robust_flips added).
+REPORT_FORMAT = "curate-diff-report/2"
 
 
 @dataclass(frozen=True)
@@ -77,18 +83,22 @@ def unique_labels(names: Sequence[str]) -> list[str]:
     return result
 
 
-def compute_reuse(before: Sequence[Pair], after: Sequence[Pair], lm: MaskedLM) -> ComputeSection:
-    """Forward passes each version needs and how many of AFTER's BEFORE already computed.
+def compute_reuse(
+    before: Sequence[Pair], after: Sequence[Pair], lm: LoadedModel, method: str | Method = "pll"
+) -> ComputeSection:
+    """The jobs each version needs under ``method`` and how many of AFTER's BEFORE already ran.
 
-    Counted from the token-level plans, not from this run's cache hits, so the number is the
-    same on every run: it is what the cache saves when AFTER is scored after BEFORE.
+    Counted from the score library's plans (:mod:`curate.score.plan`), not from this run's
+    cache hits, so the number is the same on every run: it is what the cache saves when AFTER
+    is scored after BEFORE. A job is a masked copy (``pll``, ``pll-word-l2r``) or a whole
+    sentence (the one-pass methods); ``metric_py_passes`` counts the scored tokens.
     """
-    from curate.score.pll import plan_jobs, plan_pairs
+    from curate.score.plan import plan_jobs, plan_pairs
 
-    before_plans = plan_pairs(before, lm)
-    after_plans = plan_pairs(after, lm)
-    before_jobs = set(plan_jobs(before_plans))
-    after_jobs = set(plan_jobs(after_plans))
+    before_plans = plan_pairs(before, lm, method)
+    after_plans = plan_pairs(after, lm, method)
+    before_jobs = set(plan_jobs(before_plans, method))
+    after_jobs = set(plan_jobs(after_plans, method))
     shared = len(after_jobs & before_jobs)
 
     def passes(plans: Iterable[Any]) -> int:
@@ -121,80 +131,138 @@ def report_data(
         "alignment": alignment.to_dict(before.pairs, after.pairs),
         "settings": settings.to_dict(),
         "models": list(models),
+        "robust_flips": robust_flips(models),
     }
 
 
-#: ``progress(model_label, version_label, done, total)`` while a version is being scored.
+#: ``progress(column_label, version_label, done, total)`` while a version is being scored.
 ScoringProgress = Callable[[str, str, int, int], None]
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of the report: a model scored with one method."""
+
+    model: str
+    model_label: str
+    method: str
+    label: str
+
+
+def plan_columns(
+    names: Sequence[str], kinds: Sequence[str], methods: Sequence[str]
+) -> list[list[Column]]:
+    """Per model, its columns: the requested methods that fit its kind, or its kind's defaults
+    when none were requested (as ``curate score``).
+
+    With masked and causal models in one report, each method goes to the models it fits; a
+    model that no requested method fits, or a method that fits no model, is a usage error that
+    names the methods that do fit. A column's label is the model's label, followed by the
+    method when the report has more than one method, so a one-method report reads as before.
+    """
+    from curate.score.methods import METHODS, methods_for_model
+
+    unused = [m for m in methods if METHODS[m].kind not in kinds or METHODS[m].dataset != "crows-pairs"]
+    chosen = []
+    for name, kind in zip(names, kinds, strict=True):
+        fitting = [m for m in methods if METHODS[m].kind == kind]
+        # methods_for_model raises the one-sentence error naming the methods that fit
+        chosen.append(methods_for_model(fitting or [*methods], kind, name))
+    if unused:
+        methods_for_model(unused, kinds[0], names[0])
+    model_labels = unique_labels(names)
+    several = len({m.name for ms in chosen for m in ms}) > 1
+    return [
+        [Column(name, label, m.name, f"{label} · {m.name}" if several else label) for m in ms]
+        for name, label, ms in zip(names, model_labels, chosen, strict=True)
+    ]
 
 
 def score_versions(
     before: ComparedVersion,
     after: ComparedVersion,
-    models: Sequence[str | Path | MaskedLM],
+    models: Sequence[str | Path | LoadedModel],
     *,
+    methods: Sequence[str] = (),
     cache: ScoreCache | Path | str | None = None,
+    score_settings: ScoreSettings | None = None,
     batch_size: int | None = None,
-    device: str = "auto",
+    device: str | None = None,
     threads: int | None = None,
     settings: Settings = Settings(),
     progress: ScoringProgress | None = None,
     on_loading: Callable[[str], None] | None = None,
 ) -> RescoringReport:
-    """Score both versions with every model through one cache and build the report.
+    """Score both versions with every (model, method) through one cache and build the report.
 
-    Every model is loaded before anything is scored, so a bad model name fails at once. BEFORE
-    is scored first, so AFTER's unchanged pairs (and the unchanged sentences of its edited
-    pairs) come from the cache.
+    ``methods`` are public method names (default: each model's kind's defaults, as ``curate
+    score``); a method that does not fit a model fails before any weights are loaded. BEFORE is
+    scored first with each column, so AFTER's unchanged pairs (and the unchanged sentences of
+    its edited pairs) come from the cache. ``score_settings`` (batch size, threads, device,
+    dtype, casing) goes to :func:`curate.score.score_pairs`; the keyword arguments override it.
     """
-    from curate.score import DEFAULT_BATCH_SIZE, ScoreCache, load_model, score_pairs
+    from curate.score import load_model, score_pairs
+    from curate.score.cache import open_cache
+    from curate.score.models import model_kind
+    from curate.score.settings import ScoreSettings
 
-    names = [m.name if not isinstance(m, str | Path) else str(m) for m in models]
-    labels = unique_labels(names)
-    loaded = []
-    for model, label in zip(models, labels, strict=True):
-        if isinstance(model, str | Path):
-            if on_loading is not None:
-                on_loading(label)
-            model = load_model(model, device=device)
-        loaded.append(model)
+    scoring = (score_settings or ScoreSettings()).with_overrides(
+        batch_size=batch_size, device=device, threads=threads
+    )
+    names = [str(m) if isinstance(m, str | Path) else m.name for m in models]
+    kinds = [model_kind(m) if isinstance(m, str | Path) else m.kind for m in models]
+    columns = plan_columns(names, kinds, methods)
     alignment = align_versions(before.pairs, after.pairs, before.fields & after.fields)
-    store = cache if isinstance(cache, ScoreCache) else ScoreCache(cache)
     runs: list[RunStats] = []
     sections: list[ModelSection] = []
-    try:
-        for name, label, lm in zip(names, labels, loaded, strict=True):
-            results = []
-            for version in (before, after):
-
-                def report(done: int, total: int, v: str = version.label, m: str = label) -> None:
-                    if progress is not None:
-                        progress(m, v, done, total)
-
-                result = score_pairs(
-                    version.pairs,
-                    lm,
-                    cache=store,
-                    batch_size=batch_size or DEFAULT_BATCH_SIZE,
-                    progress=report,
-                    threads=threads,
+    with open_cache(cache) as store:
+        for model, model_columns in zip(models, columns, strict=True):
+            lm = model
+            if isinstance(model, str | Path):
+                if on_loading is not None:
+                    on_loading(model_columns[0].model_label)
+                lm = load_model(
+                    model,
+                    device=scoring.device,
+                    dtype=scoring.dtype,
+                    lowercase=scoring.lowercase,
                 )
-                runs.append(RunStats(label, version.label, result.stats))
-                results.append(result)
-            before_result, after_result = results
-            sections.append(
-                {
-                    "model": name,
-                    "label": label,
-                    "provenance": {**before_result.provenance(), "head_mode": lm.head_mode},
-                    "compute": compute_reuse(before.pairs, after.pairs, lm),
-                    **compare_scores(
-                        before_result.scores, after_result.scores, alignment, settings
-                    ),
-                }
-            )
-    finally:
-        if store is not cache:
-            store.close()
+            for column in model_columns:
+                results = []
+                for version in (before, after):
+
+                    def report(
+                        done: int, total: int, v: str = version.label, c: str = column.label
+                    ) -> None:
+                        if progress is not None:
+                            progress(c, v, done, total)
+
+                    result = score_pairs(
+                        version.pairs,
+                        lm,
+                        column.method,
+                        cache=store,
+                        settings=scoring,
+                        progress=report,
+                    )
+                    runs.append(RunStats(column.label, version.label, result.stats))
+                    results.append(result)
+                before_result, after_result = results
+                sections.append(
+                    {
+                        "model": column.model,
+                        "label": column.label,
+                        "model_label": column.model_label,
+                        "method": column.method,
+                        "provenance": {
+                            **before_result.provenance(),
+                            "head_mode": before_result.head_mode,
+                        },
+                        "compute": compute_reuse(before.pairs, after.pairs, lm, column.method),
+                        **compare_scores(
+                            before_result.scores, after_result.scores, alignment, settings
+                        ),
+                    }
+                )
     data = report_data(before, after, alignment, settings, sections)
     return RescoringReport(data, runs)

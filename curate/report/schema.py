@@ -9,7 +9,7 @@ checker instead of by string paths.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, TypedDict
+from typing import Any, NamedTuple, NotRequired, TypedDict
 
 
 class GroupKey(NamedTuple):
@@ -178,16 +178,41 @@ class ComputeSection(TypedDict):
 
 
 class ModelSection(Comparison):
-    """One model's section: which model, what produced its scores, and the comparison.
+    """One column's section (a model scored with one method): which model and method, what
+    produced its scores, and the comparison.
 
-    Built key by key in the order of report.json (model, label, provenance, compute, then the
-    comparison).
+    Built key by key in the order of report.json (model, label, model_label, method,
+    provenance, compute, then the comparison). ``label`` names the column; ``model_label`` and
+    ``method`` its two coordinates (absent in reports written before there were methods).
     """
 
     model: str
     label: str
+    model_label: NotRequired[str]
+    method: NotRequired[str]
     provenance: dict[str, Any]
     compute: ComputeSection
+
+
+class RobustFlip(TypedDict):
+    """A pair that flips under every column, with its change under each (in column order)."""
+
+    pair_id: int
+    changes: list[str]
+
+
+class SingleFlip(TypedDict):
+    """A pair that flips under one column only."""
+
+    pair_id: int
+    column: str
+    change: str
+
+
+class RobustFlipsSection(TypedDict):
+    columns: list[str]
+    every: list[RobustFlip]
+    only_one: list[SingleFlip]
 
 
 class VersionSummary(TypedDict):
@@ -204,3 +229,4 @@ class Report(TypedDict):
     alignment: AlignmentSection
     settings: SettingsSection
     models: list[ModelSection]
+    robust_flips: RobustFlipsSection
