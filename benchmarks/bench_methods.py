@@ -149,7 +149,7 @@ def main() -> None:
         # ---- causal: curate clm-sum vs minicons IncrementalLMScorer
         gpt2_dir = Path(tmp) / "gpt2-random"
         build_gpt2(gpt2_dir, [s for p in all_pairs for s in (p.sent_more, p.sent_less)])
-        clm = load_model(gpt2_dir, device="cpu")
+        clm = load_model(gpt2_dir, device="cpu", partial_vocabulary=True)
         mc = minicons_incremental(clm.model, gpt2_dir)
 
         def run_minicons(size: int) -> list[float]:

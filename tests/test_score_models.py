@@ -74,3 +74,16 @@ def test_tokenizer_rule_on_real_model_and_tokenizers() -> None:
 def test_every_tiny_family_passes_the_rule() -> None:
     for family in ("bert", "roberta", "albert", "gpt2"):
         load_model(tiny_model_dir(family), device="cpu")
+
+
+def test_partial_vocabulary_is_an_explicit_opt_in() -> None:
+    """A benchmark may pair a full-size model with a smaller trained tokenizer whose ids fit."""
+    from transformers import AutoModelForMaskedLM, AutoTokenizer
+
+    model = AutoModelForMaskedLM.from_pretrained(tiny_model_dir("bert"))
+    small = AutoTokenizer.from_pretrained(tiny_model_dir("bert", vocab_size=200))
+    check_tokenizer_fits("small", small, model, partial_vocabulary=True)
+    small_model = AutoModelForMaskedLM.from_pretrained(tiny_model_dir("bert", vocab_size=200))
+    own = AutoTokenizer.from_pretrained(tiny_model_dir("bert"))
+    with pytest.raises(ModelError, match="has token id"):  # ids past the rows never fit
+        check_tokenizer_fits("big", own, small_model, partial_vocabulary=True)
