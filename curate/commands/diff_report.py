@@ -11,7 +11,6 @@ from typing import Any
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from curate.commands.common import (
@@ -25,6 +24,7 @@ from curate.commands.common import (
     print_warnings,
     score_cache_path,
 )
+from curate.commands.scoring import run_comparison
 from curate.errors import UsageError, user_text
 from curate.fileio import check_output_path
 from curate.pairs import COLUMN_OF, PAIR_FIELDS
@@ -177,49 +177,21 @@ def diff_report(
         )
     settings = Settings(bootstrap_samples=bootstrap, seed=seed)
 
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("jobs (masked copies or sentences)"),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-    ) as progress:
-        tasks: dict[tuple[str, str], Any] = {}
-
-        def done_loading() -> None:
-            if ("", "loading") in tasks:
-                progress.remove_task(tasks.pop(("", "loading")))
-
-        def report(model: str, version: str, done: int, total: int) -> None:
-            done_loading()
-            key = (model, version)
-            if key not in tasks:
-                tasks[key] = progress.add_task(
-                    f"scoring {user_text(model)} on {user_text(version)}", total=total
-                )
-            progress.update(tasks[key], completed=done, total=total)
-
-        def loading(model: str) -> None:
-            done_loading()
-            tasks[("", "loading")] = progress.add_task(f"loading {user_text(model)}", total=None)
-
-        try:
-            result = score_versions(
-                before,
-                after,
-                models,
-                methods=scoring.methods,
-                cache=cache_path,
-                score_settings=scoring,
-                settings=settings,
-                progress=report,
-                on_loading=loading,
-            )
-        except KeyboardInterrupt:
-            err.print("interrupted; finished batches are cached, so a rerun resumes from there")
-            raise typer.Exit(130) from None
+    result = run_comparison(
+        lambda display: score_versions(
+            before,
+            after,
+            models,
+            methods=scoring.methods,
+            cache=cache_path,
+            score_settings=scoring,
+            settings=settings,
+            progress=display.report,
+            on_loading=display.loading,
+        ),
+        unit="jobs",
+        cached="batches",
+    )
     for run in result.runs:
         s = run.stats
         err.print(

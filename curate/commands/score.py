@@ -11,24 +11,13 @@ other commands stay fast.
 from __future__ import annotations
 
 import contextlib
-import warnings
-from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 import typer
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    TextColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
-from rich.text import Text
 
 from curate.commands.common import (
     DEFAULT_SCORE_CACHE,
@@ -44,6 +33,7 @@ from curate.commands.common import (
     print_json,
     score_cache_path,
 )
+from curate.commands.scoring import run_scoring
 from curate.errors import InputError, UsageError
 from curate.formats import read_dataset
 from curate.modelnames import model_slug
@@ -70,14 +60,6 @@ class DType(StrEnum):
 def register(app: typer.Typer) -> None:
     """Add the score command to ``app``."""
     app.command("score")(score)
-
-
-class _RateColumn(ProgressColumn):
-    """Jobs (masked tokens or sentences) per second."""
-
-    def render(self, task: Any) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.1f}/s" if speed else "…/s", style="progress.data.speed")
 
 
 
@@ -210,45 +192,26 @@ def score(
 
     from transformers.utils import logging as hf_logging
 
-    from curate.score.models import BF16_WARNING, PrecisionWarning
-    from curate.score.run import ScoreHooks, data_info, score_dataset
+    from curate.score.models import BF16_WARNING
+    from curate.score.run import data_info, score_dataset
 
     hf_logging.set_verbosity_error()
     hf_logging.disable_progress_bar()
     if settings.dtype == DType.bfloat16.value:
         err.print(f"[yellow]warning:[/] {BF16_WARNING}")
-    with (
-        warnings.catch_warnings(),
-        Progress(
-            TextColumn("[bold]{task.description}[/]"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[unit]}"),
-            _RateColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            transient=True,
-        ) as progress,
-    ):
-        warnings.simplefilter("ignore", PrecisionWarning)
-        hooks = ScoreHooks(
-            loading=lambda name: _loading(progress, name),
-            start=lambda slug, method, unit: _bar(progress, f"scoring {slug} {method}", unit),
-            scored=_report_scored,
-        )
-        try:
-            outputs = score_dataset(
-                pairs,
-                dict(zip(slugs, settings.models, strict=True)),
-                settings,
-                data=data_info(path),
-                out_dir=out_dir,
-                cache=cache_path,
-                hooks=hooks,
-            )
-        except KeyboardInterrupt:
-            err.print("interrupted; finished batches are cached, so a rerun resumes from there")
-            raise typer.Exit(130) from None
+    outputs = run_scoring(
+        lambda hooks: score_dataset(
+            pairs,
+            dict(zip(slugs, settings.models, strict=True)),
+            settings,
+            data=data_info(path),
+            out_dir=out_dir,
+            cache=cache_path,
+            hooks=hooks,
+        ),
+        unit="batches",
+        scored=_report_scored,
+    )
     summaries = [{"slug": o.slug, **o.summary} for o in outputs]
     if fmt is ReportFormat.json:
         print_json({"models": summaries})
@@ -264,26 +227,6 @@ score.__doc__ = literal_help(
 
 
 @contextlib.contextmanager
-def _loading(progress: Progress, name: str) -> Iterator[None]:
-    """A line 'loading MODEL' in the live progress display while a model loads."""
-    task = progress.add_task(f"loading {escape(name)}", total=None, unit="", start=False)
-    try:
-        yield
-    finally:
-        progress.remove_task(task)
-
-
-def _bar(progress: Progress, label: str, unit: str) -> Any:
-    task = progress.add_task(escape(label), total=None, unit=unit)
-
-    def report(done: int, total: int) -> None:
-        progress.update(task, completed=done, total=total)
-        if done == total:
-            progress.remove_task(task)
-
-    return report
-
-
 def _report_scored(output: Any) -> None:
     stats, result = output.result.stats, output.result
     err.print(

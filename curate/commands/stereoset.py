@@ -7,34 +7,17 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from curate.commands.common import ReportFormat, err, out, print_json, print_warnings
+from curate.commands.scoring import run_comparison, run_scoring
 from curate.formats.dataset import Dataset
 from curate.score.settings import ScoreSettings
-
-
-def _progress() -> Progress:
-    from curate.commands.score import _RateColumn
-
-    return Progress(
-        TextColumn("[bold]{task.description}[/]"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[unit]}"),
-        _RateColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-    )
 
 
 def score_stereoset_file(
@@ -49,9 +32,8 @@ def score_stereoset_file(
     """``curate score`` on a StereoSet file: LMS, SS and ICAT per model, files and a table."""
     from transformers.utils import logging as hf_logging
 
-    from curate.commands.score import _bar, _loading
-    from curate.score.models import BF16_WARNING, PrecisionWarning
-    from curate.score.run import ScoreHooks, data_info
+    from curate.score.models import BF16_WARNING
+    from curate.score.run import data_info
     from curate.score.stereoset_run import score_stereoset
 
     hf_logging.set_verbosity_error()
@@ -59,25 +41,18 @@ def score_stereoset_file(
     print_warnings(dataset)
     if settings.dtype == "bfloat16":
         err.print(f"[yellow]warning:[/] {BF16_WARNING}")
-    with warnings.catch_warnings(), _progress() as progress:
-        warnings.simplefilter("ignore", PrecisionWarning)
-        hooks = ScoreHooks(
-            loading=lambda name: _loading(progress, name),
-            start=lambda slug, method, unit: _bar(progress, f"scoring {slug} {method}", unit),
-        )
-        try:
-            outputs = score_stereoset(
-                dataset,
-                dict(zip(slugs, settings.models, strict=True)),
-                settings,
-                data=data_info(path),
-                out_dir=out_dir,
-                cache=cache_path,
-                hooks=hooks,
-            )
-        except KeyboardInterrupt:
-            err.print("interrupted; finished chunks are cached, so a rerun resumes from there")
-            raise typer.Exit(130) from None
+    outputs = run_scoring(
+        lambda hooks: score_stereoset(
+            dataset,
+            dict(zip(slugs, settings.models, strict=True)),
+            settings,
+            data=data_info(path),
+            out_dir=out_dir,
+            cache=cache_path,
+            hooks=hooks,
+        ),
+        unit="chunks",
+    )
     for o in outputs:
         s = o.stats
         err.print(
@@ -154,41 +129,21 @@ def diff_report_stereoset(
         )
     for _, dataset in versions:
         print_warnings(dataset)
-    with _progress() as progress:
-        tasks: dict[tuple[str, str], Any] = {}
-
-        def report(model: str, version: str, done: int, total: int) -> None:
-            if ("", "loading") in tasks:
-                progress.remove_task(tasks.pop(("", "loading")))
-            key = (model, version)
-            if key not in tasks:
-                tasks[key] = progress.add_task(
-                    escape(f"scoring {model} on {version}"), total=total, unit="sentences"
-                )
-            progress.update(tasks[key], completed=done, total=total)
-
-        def loading(model: str) -> None:
-            if ("", "loading") in tasks:
-                progress.remove_task(tasks.pop(("", "loading")))
-            tasks[("", "loading")] = progress.add_task(
-                escape(f"loading {model}"), total=None, unit=""
-            )
-
-        try:
-            data, runs = stereoset_diff_report(
-                versions,
-                models,
-                cache=cache_path,
-                batch_size=batch_size or 32,
-                device=device,
-                threads=threads,
-                settings=settings,
-                progress=report,
-                on_loading=loading,
-            )
-        except KeyboardInterrupt:
-            err.print("interrupted; finished chunks are cached, so a rerun resumes from there")
-            raise typer.Exit(130) from None
+    data, runs = run_comparison(
+        lambda display: stereoset_diff_report(
+            versions,
+            models,
+            cache=cache_path,
+            batch_size=batch_size or 32,
+            device=device,
+            threads=threads,
+            settings=settings,
+            progress=display.report,
+            on_loading=display.loading,
+        ),
+        unit="sentences",
+        cached="chunks",
+    )
     for run in runs:
         err.print(
             f"{escape(run.model)} on {escape(run.version)}: {run.items} items: "
