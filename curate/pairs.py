@@ -181,100 +181,17 @@ def sentence_control_characters(text: str) -> list[str]:
     return [c for c in control_characters(text, allow_whitespace=True) if c != "\\x85"]
 
 
-def _pair_from_row(row: Sequence[str]) -> Pair:
-    raw_id, sent_more, sent_less, direction, bias_type, annotations, writer, annotators = row
-    try:
-        pair_id = int(raw_id)
-    except ValueError:
-        raise _RowError(f"pair id {raw_id!r} is not an integer") from None
-    if str(pair_id) != raw_id or pair_id < 0:
-        raise _RowError(f"pair id {raw_id!r} is not a non-negative integer in plain form")
-    for column, sentence in (("sent_more", sent_more), ("sent_less", sent_less)):
-        if not sentence.strip():
-            raise _RowError(f"{column} is empty (pair {pair_id})")
-        if found := sentence_control_characters(sentence):
-            raise _RowError(
-                f"{column} holds the control character(s) {', '.join(found)} (pair {pair_id})"
-            )
-    if direction not in DIRECTIONS:
-        raise _RowError(
-            f"stereo_antistereo is {direction!r} (pair {pair_id}); expected 'stereo' or 'antistereo'"
-        )
-    if not bias_type.strip():
-        raise _RowError(f"bias_type is empty (pair {pair_id})")
-    return Pair(
-        pair_id=pair_id,
-        sent_more=sent_more,
-        sent_less=sent_less,
-        direction=direction,
-        bias_type=bias_type,
-        annotations=_parse_literal_list(annotations, "annotations", True) if annotations else None,
-        writer=writer,
-        annotators=_parse_literal_list(annotators, "anon_annotators", False)
-        if annotators
-        else None,
-    )
-
-
-def _check_header(header: list[str], source: str) -> None:
-    if header == list(COLUMNS):
-        return
-    expected = ", ".join(repr(c) for c in COLUMNS)
-    missing = [c for c in COLUMNS if c not in header]
-    unexpected = [c for c in header if c not in COLUMNS]
-    details = []
-    if missing:
-        details.append("missing " + ", ".join(repr(c) for c in missing))
-    if unexpected:
-        details.append("unexpected " + ", ".join(repr(c) for c in unexpected))
-    if not details:
-        details.append("columns are out of order")
-    raise InputError(f"{source}: line 1: bad header ({'; '.join(details)}); expected {expected}")
-
-
 def parse_pairs(text: str, source: str = "<text>") -> list[Pair]:
-    """Parse CrowS-Pairs CSV text into pairs; ``source`` names the input in error messages."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if not text.strip():
-        raise InputError(f"{source}: the file is empty; expected a CrowS-Pairs CSV with a header")
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    try:
-        header = next(reader)
-    except csv.Error as exc:
-        raise InputError(f"{source}: line 1: malformed CSV header ({exc})") from None
-    _check_header(header, source)
-    pairs: list[Pair] = []
-    first_line_of: dict[int, int] = {}
-    line = reader.line_num + 1
-    while True:
-        try:
-            row = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            raise InputError(f"{source}: line {line}: malformed CSV ({exc})") from None
-        if not row:  # a blank line
-            line = reader.line_num + 1
-            continue
-        if len(row) != len(COLUMNS):
-            raise InputError(
-                f"{source}: line {line}: {len(row)} fields, expected {len(COLUMNS)} "
-                f"({', '.join(repr(c) for c in COLUMNS)})"
-            )
-        try:
-            pair = _pair_from_row(row)
-        except _RowError as exc:
-            raise InputError(f"{source}: line {line}: {exc}") from None
-        if pair.pair_id in first_line_of:
-            raise InputError(
-                f"{source}: line {line}: duplicate pair id {pair.pair_id} "
-                f"(first on line {first_line_of[pair.pair_id]})"
-            )
-        first_line_of[pair.pair_id] = line
-        pairs.append(pair)
-        line = reader.line_num + 1
-    return pairs
+    """Parse CrowS-Pairs CSV text into pairs; ``source`` names the input in error messages.
+
+    The one CSV parser is :func:`curate.formats.delimited.parse_delimited` (the upstream
+    schema and every column subset of it); this keeps the text-level entry point.
+    """
+    from curate.formats.delimited import parse_delimited  # formats builds on this module
+
+    dataset = parse_delimited(text, source)
+    log_warnings(dataset.warnings)
+    return list(dataset.pairs)
 
 
 def read_text_utf8(path: Path) -> str:
