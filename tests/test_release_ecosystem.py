@@ -16,7 +16,6 @@ import pytest
 from typer.testing import CliRunner
 
 from curate.cli import app
-from curate.config import Config
 from curate.formats.labels import HF_BIAS_TYPES, HF_DIRECTIONS
 from curate.pairs import read_pairs
 from curate.release.lm_eval_task import task_name
@@ -31,25 +30,28 @@ VERSION = "1.0.0-small"
 
 
 @pytest.fixture(scope="module")
-def release(crows_pairs_path: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Config, Path]:
+def release(crows_pairs_path: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A release of the first 40 CrowS-Pairs pairs with the safe typographic autofixes."""
-    pairs = tuple(read_pairs(crows_pairs_path)[:40])
-    cfg = make_project(tmp_path_factory.mktemp("project") / "p", pairs=pairs)
+    dist = _release_of(read_pairs(crows_pairs_path)[:40], tmp_path_factory.mktemp("project") / "p")
+    return dist.parents[3], dist
+
+
+def _release_of(pairs, root: Path) -> Path:
+    cfg = make_project(root, pairs=tuple(pairs))
     write_recipe(cfg, VERSION, recipe_text(raw_sha(cfg), title="Small"))
-    return cfg, publish(cfg, VERSION).dist
+    return publish(cfg, VERSION).dist
 
 
 @pytest.fixture(autouse=True)
-def _offline(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
-    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "hf-cache"))
 
 
-def test_load_dataset_reads_the_release_with_upstream_class_labels(release) -> None:
+def test_load_dataset_reads_the_release_with_upstream_class_labels(release, tmp_path) -> None:
     _, dist = release
     pairs = read_pairs(dist / "crows_pairs_revised.csv")
-    loaded = datasets.load_dataset(str(dist))
+    loaded = datasets.load_dataset(str(dist), cache_dir=str(tmp_path / "hf-cache"))
     assert list(loaded) == ["test"]
     test = loaded["test"]
     assert test.num_rows == len(pairs) == 40
@@ -66,6 +68,17 @@ def test_load_dataset_reads_the_release_with_upstream_class_labels(release) -> N
         assert [list(a) for a in pair.annotations] == names
         assert row["anon_annotators"] == list(pair.annotators)
         assert row["anon_writer"] == pair.writer
+
+
+def test_two_releases_never_share_a_datasets_cache_entry(crows_pairs_path, tmp_path) -> None:
+    """Every release is a folder named ``dist`` and datasets keys a local folder's cache on its
+    name and card header: the header's row count and size keep the two apart."""
+    pairs = read_pairs(crows_pairs_path)
+    small = _release_of(pairs[:30], tmp_path / "a")
+    large = _release_of(pairs[:50], tmp_path / "b")
+    cache = str(tmp_path / "shared-cache")
+    assert datasets.load_dataset(str(small), split="test", cache_dir=cache).num_rows == 30
+    assert datasets.load_dataset(str(large), split="test", cache_dir=cache).num_rows == 50
 
 
 def test_the_hf_file_is_declared_in_the_card_and_checksummed(release) -> None:

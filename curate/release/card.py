@@ -149,6 +149,7 @@ def render_card(
     tool_version: str,
     previous_label: str,
     hf_data_file: str | None = None,
+    hf_data_bytes: int = 0,
     lm_eval_task: str | None = None,
 ) -> str:
     """The data card, rendered from :func:`card_template`.
@@ -158,7 +159,10 @@ def render_card(
     This function only shapes those numbers into rows; the wording lives in the template.
     ``hf_data_file`` is the release file in the Hugging Face ``crows_pairs`` layout that the
     YAML header's ``configs`` and ``dataset_info.features`` declare (None: the labels could not
-    all be expressed as its class labels, and the header points at the text-label Parquet);
+    all be expressed as its class labels, and the header points at the text-label Parquet) and
+    ``hf_data_bytes`` its size: 🤗 datasets keys its cache of a local folder on the folder's name
+    and the header's ``dataset_info`` only, so the row count and size there keep two releases
+    (every one is a folder named ``dist``) from being served one another's cached rows;
     ``lm_eval_task`` is the name of the lm-evaluation-harness task in ``lm_eval/``.
     """
     source = inputs["source"]
@@ -207,6 +211,7 @@ def render_card(
         csv_name=CSV_NAME,
         parquet_name=PARQUET_NAME,
         hf_data_file=hf_data_file,
+        hf_data_bytes=hf_data_bytes,
         hf_bias_types=HF_BIAS_TYPES,
         hf_directions=HF_DIRECTIONS,
         lm_eval_task=lm_eval_task,

@@ -253,6 +253,7 @@ def build_release(
             tool_version=__version__,
             previous_label=prev_label,
             hf_data_file=HF_PARQUET_NAME if hf_data is not None else None,
+            hf_data_bytes=len(hf_data or b""),
             lm_eval_task=task_name(version),
         ).encode("utf-8"),
         CHANGELOG_NAME: render_changelog(entry, prev_changelog).encode("utf-8"),
