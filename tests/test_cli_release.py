@@ -101,7 +101,7 @@ def test_publish_then_rebuild_then_refuse_a_changed_recipe(cfg: Config) -> None:
     assert first.exit_code == 0, first.output
     assert "1.0.0-auto: built data/clean/1.0.0-auto/dist/" in first.stdout
     dist = cfg.root / "data" / "clean" / "1.0.0-auto" / "dist"
-    before = {p.name: p.read_bytes() for p in dist.iterdir()}
+    before = {p.name: p.read_bytes() for p in dist.rglob("*") if p.is_file()}
 
     again = run("publish", "1.0.0-auto")
     assert again.exit_code == 0, again.output
@@ -111,7 +111,7 @@ def test_publish_then_rebuild_then_refuse_a_changed_recipe(cfg: Config) -> None:
     line = one_line_error(run("publish", "1.0.0-auto"))
     assert "already published with different inputs (recipe changed)" in line
     assert "immutable" in line
-    assert {p.name: p.read_bytes() for p in dist.iterdir()} == before
+    assert {p.name: p.read_bytes() for p in dist.rglob("*") if p.is_file()} == before
 
 
 def test_publish_json(cfg: Config) -> None:

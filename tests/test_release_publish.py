@@ -19,6 +19,7 @@ from curate.config import Config
 from curate.errors import ChecksumError, InputError
 from curate.pairs import read_pairs
 from curate.release.publish import (
+    HF_PARQUET_NAME,
     RELEASE_FILES,
     ReleaseError,
     build_release,
@@ -50,7 +51,9 @@ def cfg(tmp_path: Path) -> Config:
 
 
 def files_of(dist: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(dist.iterdir())}
+    return {
+        str(p.relative_to(dist)): p.read_bytes() for p in sorted(dist.rglob("*")) if p.is_file()
+    }
 
 
 def with_decisions(cfg: Config) -> None:
@@ -82,7 +85,16 @@ def test_publish_writes_every_file(cfg: Config) -> None:
     result = publish(cfg, "1.0.0")
     assert result.status == "built"
     assert result.dist == cfg.root / "data" / "clean" / "1.0.0" / "dist"
-    assert sorted(p.name for p in result.dist.iterdir()) == sorted(RELEASE_FILES)
+    written = sorted(str(p.relative_to(result.dist)) for p in result.dist.rglob("*") if p.is_file())
+    assert written == sorted(result.build.files)
+    task = "crows_pairs_revised_1_0_0"
+    assert set(written) == {
+        *RELEASE_FILES,
+        HF_PARQUET_NAME,
+        f"lm_eval/{task}.yaml",
+        "lm_eval/utils.py",
+        *(f"lm_eval/{task}_{t}.yaml" for t in ("age", "gender", "religion", "sexual_orientation", "socioeconomic")),
+    }
     verify_release(result.dist)
     assert read_pairs(result.dist / "crows_pairs_revised.csv") == result.build.revision.pairs
     # no temporary directories are left behind
@@ -97,7 +109,7 @@ def test_sha256sums_is_valid_for_sha256sum(cfg: Config) -> None:
         ["sha256sum", "-c", "SHA256SUMS"], cwd=dist, capture_output=True, text=True, check=False
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.count(": OK") == len(RELEASE_FILES) - 1
+    assert run.stdout.count(": OK") == len(publish(cfg, "1.0.0").build.files) - 1
 
 
 def test_manifest_records_inputs_tool_and_counts(cfg: Config) -> None:
@@ -152,7 +164,8 @@ def test_data_card_header_and_sections(cfg: Config) -> None:
     assert "language:\n- en\n" in header
     assert "size_categories:\n- n<1K\n" in header
     assert "source_datasets:\n- extended|crows_pairs\n" in header
-    assert "path: crows_pairs_revised.parquet" in header
+    assert "path: crows_pairs_revised_hf.parquet" in header
+    assert "class_label:" in header
     for section in (
         "## Summary",
         "## What changed and why",
@@ -252,11 +265,11 @@ def test_parquet_is_deterministic_across_processes() -> None:
 def test_rebuild_is_byte_identical_and_a_no_op(cfg: Config, tmp_path: Path) -> None:
     first = publish(cfg, "1.0.0")
     before = files_of(first.dist)
-    mtimes = {p.name: p.stat().st_mtime_ns for p in first.dist.iterdir()}
+    mtimes = {p.name: p.stat().st_mtime_ns for p in first.dist.rglob("*")}
     again = publish(cfg, "1.0.0")
     assert again.status == "unchanged"
     assert files_of(again.dist) == before
-    assert {p.name: p.stat().st_mtime_ns for p in again.dist.iterdir()} == mtimes
+    assert {p.name: p.stat().st_mtime_ns for p in again.dist.rglob("*")} == mtimes
     # a fresh build in another checkout gives the same bytes
     other = make_project(tmp_path / "elsewhere")
     write_recipe(other, "1.0.0", recipe_text(raw_sha(other), title="Autofixes"))

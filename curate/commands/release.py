@@ -30,8 +30,10 @@ from curate.commands.common import (
 from curate.errors import UsageError, user_text
 from curate.fileio import write_bytes_atomic, write_text_atomic
 from curate.formats import SUFFIXES, shared_fields
+from curate.release.hub import check_repo_id, planned_uploads
+from curate.release.hub import push as push_release
 from curate.release.pairdiff import PairDiff, diff_pairs, format_summary, not_compared_note
-from curate.release.publish import RELEASE_FILES
+from curate.release.publish import PublishResult
 from curate.release.publish import publish as publish_release
 from curate.release.recipe import load_recipe, recipe_from_options
 from curate.release.revise import CHANGES_NAME, summarize_changes
@@ -183,19 +185,48 @@ def publish(
         help=literal_help("Raw CSV to use instead of data/raw/<file>; must match the pinned SHA-256."),
     ),
     fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Summary format."),
+    push_to_hub: str | None = typer.Option(
+        None,
+        "--push-to-hub",
+        metavar="REPO",
+        help="After building, upload the release to this Hugging Face Hub dataset repo (USER/NAME) "
+        "and tag it with VERSION. The token comes from HF_TOKEN or `hf auth login`; it is never "
+        "printed.",
+    ),
+    dry_run: bool = typer.Option(
+        False, "--dry-run", help="With --push-to-hub: list what would be uploaded; upload nothing."
+    ),
 ) -> None:
-    """Build the release data/clean/VERSION/dist/: CSV, Parquet, changes, data card, changelog,
+    """Build the release data/clean/VERSION/dist/: CSV, Parquet (also in the Hugging Face
+    crows_pairs layout), changes, data card, changelog, an lm-evaluation-harness task (lm_eval/),
     manifest and SHA256SUMS.
 
     A published version is immutable: publishing it again with a different recipe or different
     inputs is refused; with the same inputs the files are rebuilt and must be byte-identical.
+    datasets.load_dataset("data/clean/VERSION/dist") loads it; `lm_eval --include_path
+    data/clean/VERSION/dist/lm_eval --tasks TASK` evaluates a model on it.
     """
+    if dry_run and push_to_hub is None:
+        raise UsageError("--dry-run only applies with --push-to-hub REPO")
+    repo = check_repo_id(push_to_hub) if push_to_hub is not None else None
     cfg = config()
     with _progress(f"building {version}") as report:
         result = publish_release(cfg, version, raw, report)
     manifest = result.build.manifest
     counts = manifest["counts"]
     dist = shown_path(result.dist, cfg.root)
+    names = list(result.build.files)
+    pushed = None
+    if repo is not None:
+        uploads = planned_uploads(result.dist, names)
+        pushed = {
+            "repo": repo,
+            "dry_run": dry_run,
+            "files": [{"path": u.path, "bytes": u.bytes, "sha256": u.sha256} for u in uploads],
+        }
+        if not dry_run:
+            with err.status(f"pushing {version} to the hub dataset repo {user_text(repo)}"):
+                pushed["commit"] = push_release(result.dist, repo, version, names)
     if fmt is ReportFormat.json:
         print_json(
             {
@@ -205,11 +236,35 @@ def publish(
                 "restored": list(result.restored),
                 "counts": counts,
                 "files": manifest["files"],
+                **({"push": pushed} if pushed is not None else {}),
             }
         )
         return
+    _print_published(version, result, dist, counts, names)
+    if pushed is not None:
+        _print_pushed(version, pushed)
+
+
+def _print_pushed(version: str, pushed: dict) -> None:
+    repo = pushed["repo"]
+    if pushed["dry_run"]:
+        total = sum(f["bytes"] for f in pushed["files"])
+        out.print(
+            f"dry run: would upload {len(pushed['files'])} files ({total:,} bytes) to the hub "
+            f"dataset repo {repo} and tag it {version}:",
+            markup=False,
+        )
+        for f in pushed["files"]:
+            out.print(f"  {f['path']}  {f['bytes']:,} bytes  sha256 {f['sha256'][:12]}…", markup=False)
+    else:
+        out.print(f"pushed {version} to the hub dataset repo {repo}: {pushed['commit']}", markup=False)
+
+
+def _print_published(
+    version: str, result: PublishResult, dist: str, counts: dict, names: list[str]
+) -> None:
     if result.status == "built":
-        message = f"{version}: built {dist}/ ({', '.join(RELEASE_FILES)})"
+        message = f"{version}: built {dist}/ ({', '.join(names)})"
     elif result.status == "restored":
         message = f"{version}: restored {', '.join(result.restored)} in {dist}/ (same inputs)"
     else:

@@ -19,6 +19,7 @@ from typing import Any
 
 import jinja2
 
+from curate.formats.labels import HF_BIAS_TYPES, HF_DIRECTIONS
 from curate.release.pairdiff import PairDiff
 from curate.release.versions import CSV_NAME, PARQUET_NAME
 
@@ -122,10 +123,20 @@ def _yaml_string(text: str) -> str:
     return json.dumps(str(text), ensure_ascii=False)
 
 
+def template(name: str) -> jinja2.Template:
+    """A template shipped with the package under ``templates/`` (e.g. ``datacard.md``)."""
+    path = resources.files(__package__).joinpath("templates", *name.split("/"))
+    return _environment().from_string(path.read_text(encoding="utf-8"))
+
+
 def card_template() -> jinja2.Template:
     """The data card template shipped with the package (``templates/datacard.md``)."""
-    text = resources.files(__package__).joinpath(CARD_TEMPLATE).read_text(encoding="utf-8")
-    return _environment().from_string(text)
+    return template(CARD_TEMPLATE.removeprefix("templates/"))
+
+
+def release_title(recipe: dict[str, Any]) -> str:
+    """The release's title from its canonical recipe, on one line."""
+    return " ".join((recipe["release"].get("title") or "CrowS-Pairs, revised").split())
 
 
 def render_card(
@@ -137,16 +148,26 @@ def render_card(
     rule_summaries: dict[str, tuple[str, str]],
     tool_version: str,
     previous_label: str,
+    hf_data_file: str | None = None,
+    hf_data_bytes: int = 0,
+    lm_eval_task: str | None = None,
 ) -> str:
     """The data card, rendered from :func:`card_template`.
 
     ``counts`` is :func:`curate.release.revise.summarize_changes` plus pair totals and the
     decisions read; ``rule_summaries`` maps each rule code to its name and one-line summary.
     This function only shapes those numbers into rows; the wording lives in the template.
+    ``hf_data_file`` is the release file in the Hugging Face ``crows_pairs`` layout that the
+    YAML header's ``configs`` and ``dataset_info.features`` declare (None: the labels could not
+    all be expressed as its class labels, and the header points at the text-label Parquet) and
+    ``hf_data_bytes`` its size: 🤗 datasets keys its cache of a local folder on the folder's name
+    and the header's ``dataset_info`` only, so the row count and size there keep two releases
+    (every one is a folder named ``dist``) from being served one another's cached rows;
+    ``lm_eval_task`` is the name of the lm-evaluation-harness task in ``lm_eval/``.
     """
     source = inputs["source"]
     release = recipe["release"]
-    title = " ".join((release.get("title") or "CrowS-Pairs, revised").split())
+    title = release_title(recipe)
     fixes = []
     for code in recipe["fixes"]["select"]:
         entry = counts["lint"].get(code, {"rule": "", "pairs": 0, "fixes": 0})
@@ -189,4 +210,9 @@ def render_card(
         previous_label=previous_label,
         csv_name=CSV_NAME,
         parquet_name=PARQUET_NAME,
+        hf_data_file=hf_data_file,
+        hf_data_bytes=hf_data_bytes,
+        hf_bias_types=HF_BIAS_TYPES,
+        hf_directions=HF_DIRECTIONS,
+        lm_eval_task=lm_eval_task,
     )

@@ -27,7 +27,9 @@ from curate.config import Config
 from curate.errors import CurateError, InputError
 from curate.fileio import sha256_file, write_bytes_atomic
 from curate.pairs import COLUMNS, Pair, read_pairs
-from curate.release.card import changelog_entry, render_card, render_changelog
+from curate.release.card import changelog_entry, release_title, render_card, render_changelog
+from curate.release.lm_eval_task import task_files as lm_eval_task_files
+from curate.release.lm_eval_task import task_name
 from curate.release.pairdiff import diff_pairs
 from curate.release.recipe import Recipe, load_recipe
 from curate.release.revise import (
@@ -54,6 +56,11 @@ CHANGELOG_NAME = "CHANGELOG.md"
 MANIFEST_NAME = "manifest.json"
 SUMS_NAME = "SHA256SUMS"
 #: Every file of a release, in the order they are listed.
+#: The release file in the Hugging Face ``crows_pairs`` layout (class-label integers), which the
+#: card's YAML header declares for ``datasets.load_dataset``.
+HF_PARQUET_NAME = "crows_pairs_revised_hf.parquet"
+#: The files every release has; a CrowS-Pairs-shaped release also has :data:`HF_PARQUET_NAME`
+#: (when its labels are all Hugging Face class labels) and the ``lm_eval/`` task folder.
 RELEASE_FILES = (CSV_NAME, PARQUET_NAME, CHANGES_NAME, CARD_NAME, CHANGELOG_NAME, MANIFEST_NAME, SUMS_NAME)
 DATASET_NAME = "crows-pairs-revised"
 
@@ -88,17 +95,36 @@ class PublishResult:
 
 def parquet_bytes(pairs: list[Pair], version: str) -> bytes:
     """The pairs as Parquet, deterministically (fixed options, one row group, no timestamps)."""
+    return _deterministic_parquet(pairs_to_table(pairs), version, "crows-pairs", len(pairs))
+
+
+def hf_parquet_bytes(pairs: list[Pair], version: str) -> bytes | None:
+    """The pairs in the Hugging Face ``crows_pairs`` layout as Parquet; None when some label has
+    no Hugging Face class (e.g. a bias type outside the nine), so the release still builds."""
     import pyarrow.parquet as pq
 
-    table = pairs_to_table(pairs)
+    from curate.formats import Dataset, Shape, format_dataset
+
+    dataset = Dataset(tuple(pairs), Shape("csv", "upstream", COLUMNS, id_column=COLUMNS[0]), "release")
+    try:
+        data = format_dataset(dataset, "hf-parquet")
+    except InputError:
+        return None
+    table = pq.read_table(io.BytesIO(data)).replace_schema_metadata(None)
+    return _deterministic_parquet(table, version, "crows-pairs-hf", len(pairs))
+
+
+def _deterministic_parquet(table: Any, version: str, schema: str, rows: int) -> bytes:
+    import pyarrow.parquet as pq
+
     table = table.replace_schema_metadata(
-        {"dataset": DATASET_NAME, "version": version, "schema": "crows-pairs"}
+        {"dataset": DATASET_NAME, "version": version, "schema": schema}
     )
     buffer = io.BytesIO()
     pq.write_table(
         table,
         buffer,
-        row_group_size=max(len(pairs), 1),
+        row_group_size=max(rows, 1),
         compression="zstd",
         compression_level=9,
         use_dictionary=True,
@@ -133,6 +159,12 @@ def _rule_summaries(codes: tuple[str, ...]) -> dict[str, tuple[str, str]]:
 # -- previous versions -----------------------------------------------------------------------
 
 
+def _release_name(name: str) -> bool:
+    """A file name of a release: relative, inside it (``lm_eval/x.yaml`` is, ``../x`` is not)."""
+    parts = name.split("/")
+    return bool(name) and not name.startswith("/") and all(p not in ("", ".", "..") for p in parts)
+
+
 def verify_release(dist: Path) -> None:
     """Check every file of a built release against its SHA256SUMS."""
     sums = dist / SUMS_NAME
@@ -140,7 +172,7 @@ def verify_release(dist: Path) -> None:
         raise ReleaseError(f"{dist}: no {SUMS_NAME}; the release is incomplete")
     for number, line in enumerate(sums.read_text(encoding="utf-8").splitlines(), 1):
         digest, sep, name = line.partition("  ")
-        if not sep or "/" in name or not name:
+        if not sep or not _release_name(name):
             raise ReleaseError(f"{sums}: line {number}: expected '<sha256>  <file name>'")
         path = dist / name
         if not path.is_file():
@@ -197,10 +229,20 @@ def build_release(
     }
     diff = diff_pairs(prev_pairs, revision.pairs, prev_label, f"version {version}")
     entry = changelog_entry(version, recipe.title, recipe.summary, diff)
+    hf_data = hf_parquet_bytes(revision.pairs, version)
+    title = release_title(recipe.canonical())
+    task_files = lm_eval_task_files(
+        version=version,
+        title=title,
+        tool_version=__version__,
+        data_file=PARQUET_NAME,
+        bias_types=(p.bias_type for p in revision.pairs),
+    )
 
     files: dict[str, bytes] = {
         CSV_NAME: revision.csv_text().encode("utf-8"),
         PARQUET_NAME: parquet_bytes(revision.pairs, version),
+        **({HF_PARQUET_NAME: hf_data} if hf_data is not None else {}),
         CHANGES_NAME: revision.changes_text().encode("utf-8"),
         CARD_NAME: render_card(
             version=version,
@@ -210,8 +252,12 @@ def build_release(
             rule_summaries=_rule_summaries(recipe.fixes),
             tool_version=__version__,
             previous_label=prev_label,
+            hf_data_file=HF_PARQUET_NAME if hf_data is not None else None,
+            hf_data_bytes=len(hf_data or b""),
+            lm_eval_task=task_name(version),
         ).encode("utf-8"),
         CHANGELOG_NAME: render_changelog(entry, prev_changelog).encode("utf-8"),
+        **task_files,
     }
     manifest = {
         "dataset": DATASET_NAME,
@@ -332,7 +378,7 @@ def publish(
                 "put the new recipe under a new version"
             )
         missing: list[str] = []
-        for name in RELEASE_FILES:
+        for name in build.files:
             path = dist / name
             if not path.is_file():
                 missing.append(name)
@@ -346,7 +392,7 @@ def publish(
                     f"is (to rebuild it with this curate on purpose, remove {dist} first)"
                 )
         for name in missing:
-            write_bytes_atomic(dist / name, build.files[name])
+            _write_release_file(dist, name, build.files[name])
         if missing:
             verify_release(dist)
         status = "restored" if missing else "unchanged"
@@ -354,8 +400,8 @@ def publish(
 
     target.mkdir(parents=True, exist_ok=True)
     with staging_dir(target) as tmp:
-        for name in RELEASE_FILES:
-            write_bytes_atomic(tmp / name, build.files[name])
+        for name, data in build.files.items():
+            _write_release_file(tmp, name, data)
         check_loads(tmp / CSV_NAME, tmp / PARQUET_NAME, build.revision.pairs)
         verify_release(tmp)
         os.chmod(tmp, 0o755)
@@ -367,6 +413,12 @@ def publish(
                 "run the command again to check it"
             ) from None
     return PublishResult(version, dist, "built", build)
+
+
+def _write_release_file(root: Path, name: str, data: bytes) -> None:
+    path = root / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_bytes_atomic(path, data)
 
 
 def read_manifest(cfg: Config, version: str) -> dict[str, Any]:
