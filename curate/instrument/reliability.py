@@ -208,7 +208,7 @@ def _two_sample(a: stats.Estimate, b: stats.Estimate) -> stats.Estimate:
 
 
 def _e(d: dict[str, Any]) -> stats.Estimate:
-    return stats.Estimate(**{k: d.get(k) for k in ("value", "n", "low", "high", "p", "method") if k in d})
+    return stats.Estimate.from_dict(d)
 
 
 def _report(

@@ -32,7 +32,14 @@ class Estimate:
     method: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v is not None and v != ""}
+        """JSON-ready: value and n always, the rest when defined."""
+        return {
+            k: v for k, v in asdict(self).items() if k in ("value", "n") or (v is not None and v != "")
+        }
+
+    @classmethod
+    def from_dict(cls, record: dict[str, Any]) -> Estimate:
+        return cls(**{k: record[k] for k in ("value", "n", "low", "high", "p", "method") if k in record})
 
     def text(self, digits: int = 2, scale: float = 1.0) -> str:
         """``60.48 [55.10, 65.80] n=120`` (``-`` when undefined)."""
