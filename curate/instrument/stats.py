@@ -221,9 +221,9 @@ def order_test(order: Sequence[float], scores: Sequence[float]) -> Estimate:
     if len(x) < 3 or np.ptp(y) == 0:
         return Estimate(None, len(x), method="spearman, permutation")
     rho = float(spearmanr(x, y).statistic)
-    result = permutation_test(
-        (x, y),
-        lambda a, b: spearmanr(a, b).statistic,
+    result = permutation_test(  # one sample permuted: all n! orderings when n! <= resamples
+        (y,),
+        lambda b: spearmanr(x, b).statistic,
         permutation_type="pairings",
         vectorized=False,
         n_resamples=9999,
