@@ -37,6 +37,31 @@ def verdict_matrix(dataset: Dataset, columns: Sequence[ScoreColumn]) -> tuple[np
     return matrix.reshape(len(columns), len(ids)), ids
 
 
+def consistency_groups(
+    matrix: np.ndarray, item_types: Sequence[str], *, splits: int = 1000
+) -> list[dict[str, Any]]:
+    """KR-20/alpha and split-half of a subjects x items verdict matrix, overall and per bias
+    type (``item_types``: the bias type of each item, in column order)."""
+    groups = [("all", list(range(len(item_types))))]
+    present = set(item_types)
+    for bias_type in [t for t in BIAS_TYPES if t in present] + sorted(present - set(BIAS_TYPES)):
+        groups.append((bias_type, [k for k, t in enumerate(item_types) if t == bias_type]))
+    rows = []
+    for name, index in groups:
+        sub = matrix[:, index]
+        rows.append(
+            {
+                "group": name,
+                "items": len(index),
+                "subjects": matrix.shape[0],
+                "varying_items": int(np.sum(np.ptp(sub, axis=0) > 0)) if index else 0,
+                "alpha": stats.cronbach_alpha(sub).to_dict(),
+                "split_half": stats.split_half(sub, splits=splits).to_dict(),
+            }
+        )
+    return rows
+
+
 def consistency(
     path: Path,
     dataset: Dataset,
@@ -54,23 +79,7 @@ def consistency(
         )
     matrix, ids = verdict_matrix(dataset, mine)
     types = {p.pair_id: p.bias_type for p in dataset.pairs}
-    groups = [("all", list(range(len(ids))))]
-    present = {types[i] for i in ids}
-    for bias_type in [t for t in BIAS_TYPES if t in present] + sorted(present - set(BIAS_TYPES)):
-        groups.append((bias_type, [k for k, i in enumerate(ids) if types[i] == bias_type]))
-    rows = []
-    for name, index in groups:
-        sub = matrix[:, index]
-        rows.append(
-            {
-                "group": name,
-                "items": len(index),
-                "subjects": len(mine),
-                "varying_items": int(np.sum(np.ptp(sub, axis=0) > 0)) if index else 0,
-                "alpha": stats.cronbach_alpha(sub).to_dict(),
-                "split_half": stats.split_half(sub, splits=splits).to_dict(),
-            }
-        )
+    rows = consistency_groups(matrix, [types[i] for i in ids], splits=splits)
     correlations = stats.item_rest(matrix)
     findings = [
         Finding(
