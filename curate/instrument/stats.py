@@ -77,6 +77,7 @@ def bootstrap(
     data = tuple(np.asarray(s, dtype=float) for s in samples)
     if len(data[0]) < 3:
         return None, None
+    result = None
     for method in ("BCa", "percentile"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -96,6 +97,15 @@ def bootstrap(
         low, high = _finite(result.confidence_interval.low), _finite(result.confidence_interval.high)
         if low is not None and high is not None:
             return low, high
+    # a statistic undefined on some resamples (a rank correlation of a resample whose values
+    # are all equal): the percentiles of the resamples where it is defined, if most are
+    if result is None:
+        return None, None
+    distribution = np.asarray(result.bootstrap_distribution, dtype=float)
+    finite = distribution[np.isfinite(distribution)]
+    if finite.size >= 0.5 * distribution.size:
+        low, high = np.percentile(finite, [100 * (1 - LEVEL) / 2, 100 * (1 + LEVEL) / 2])
+        return float(low), float(high)
     return None, None
 
 
