@@ -18,7 +18,7 @@ shows as low similarity instead of as a surprising metric.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,8 @@ from curate.pairs import BIAS_TYPES, Pair
 
 #: Below this similarity (0-100) a link is reported as uncertain.
 UNCERTAIN_LINK = 50.0
+#: A text link whose next-best original is within this many points is reported as close.
+CLOSE_MARGIN = 10.0
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,8 @@ class Link:
     original_id: int
     similarity: float
     by: str  # "id" | "text"
+    #: text links: the similarity of the next-best original (how sure the match is)
+    runner_up: float | None = None
 
 
 @dataclass(frozen=True)
@@ -86,10 +90,10 @@ def link_pairs(original: Sequence[Pair], alternate: Dataset) -> list[Link]:
             [_text(p) for p in alts], [_text(p) for p in candidates], scorer=fuzz.token_sort_ratio
         )
         rows, cols = linear_sum_assignment(np.asarray(matrix), maximize=True)
-        links += [
-            Link(alts[r].pair_id, candidates[c].pair_id, float(matrix[r, c]), "text")
-            for r, c in zip(rows, cols, strict=True)
-        ]
+        for r, c in zip(rows, cols, strict=True):
+            others = np.delete(np.asarray(matrix[r]), c)
+            runner_up = float(others.max()) if others.size else None
+            links.append(Link(alts[r].pair_id, candidates[c].pair_id, float(matrix[r, c]), "text", runner_up))
     return sorted(links, key=lambda link: link.alternate_id)
 
 
@@ -112,11 +116,13 @@ def parallel_forms(
     pairs = {p.pair_id: p for p in original.pairs}
     rows: list[dict[str, Any]] = []
     link_rows: list[dict[str, Any]] = []
+    every_link: list[dict[str, Any]] = []
     flips: dict[int, list[str]] = {}
     checked: dict[int, int] = {}
     for path, dataset in alternates:
         alt_columns = {c.key: c for c in columns_for(path, columns)}
         links = link_pairs(original.pairs, dataset)
+        every_link += [{"file": path.name, **asdict(link)} for link in links]
         alt_pairs = {p.pair_id: p for p in dataset.pairs}
         for bias_type in _ordered_types({p.bias_type for p in dataset.pairs}):
             typed = [link for link in links if alt_pairs[link.alternate_id].bias_type == bias_type]
@@ -132,6 +138,10 @@ def parallel_forms(
                     "similarity_min": float(np.min(sims)) if sims else None,
                     "uncertain": sum(s < UNCERTAIN_LINK for s in sims),
                     "cross_type": sum(pairs[link.original_id].bias_type != bias_type for link in typed),
+                    "close_runner_up": sum(
+                        link.runner_up is not None and link.similarity - link.runner_up < CLOSE_MARGIN
+                        for link in typed
+                    ),
                 }
             )
             for key in sorted(alt_columns.keys() & base_columns.keys()):
@@ -153,7 +163,9 @@ def parallel_forms(
         for pair_id, models in sorted(flips.items())
         if len(models) == checked[pair_id] and len(models) >= 2
     ]
-    return _report(rows, link_rows, original_path, alternates, findings), findings
+    report = _report(rows, link_rows, original_path, alternates, findings)
+    report.data["every_link"] = every_link
+    return report, findings
 
 
 def _compare(
@@ -254,18 +266,21 @@ def _report(
     )
     link_table = Table(
         "Links from alternates to original pairs",
-        ["file", "bias type", "alternates", "linked", "by", "mean similarity", "min", "uncertain", "other type"],
+        ["file", "bias type", "alternates", "linked", "by", "mean similarity", "min", "uncertain",
+         "close runner-up", "other type"],
         [
             [l_["file"], l_["bias_type"], str(l_["alternates"]), str(l_["linked"]), l_["by"],
              "-" if l_["similarity_mean"] is None else f"{l_['similarity_mean']:.1f}",
              "-" if l_["similarity_min"] is None else f"{l_['similarity_min']:.1f}",
-             str(l_["uncertain"]), str(l_["cross_type"])]
+             str(l_["uncertain"]), str(l_["close_runner_up"]) if l_["by"] == "text" else "-",
+             str(l_["cross_type"])]
             for l_ in links
         ],
         f"Similarity: rapidfuzz token-sort ratio (0-100) of the two sentences of an alternate and "
         f"its original (the paraphrases here average about 70-80). Links below {UNCERTAIN_LINK:g} "
         "are uncertain: a paraphrase seldom moves that far, a wrong link or a broken row does. Links 'by text' were assigned one-to-one "
-        "within the bias type because the file has no id column.",
+        "within the bias type because the file has no id column; 'close runner-up' counts those whose "
+        f"next-best original is within {CLOSE_MARGIN:g} points (report.json lists every link).",
     )
     report = InstrumentReport(
         kind="reliability",
