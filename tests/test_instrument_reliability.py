@@ -111,3 +111,48 @@ def test_text_links_recover_the_published_ids(mk: Path, crows_pairs_path: Path) 
         total += len(links)
         right += sum(link.alternate_id == link.original_id for link in links)
     assert total > 500 and right / total > 0.95
+
+
+def test_compare_puts_both_versions_side_by_side(
+    mk: Path, crows_pairs_path: Path, scored: Path, tmp_path: Path
+) -> None:
+    """A revision that drops the age pairs whose paraphrase flips for BERT: the published
+    outputs filtered like the data, imported, then compared with the raw file."""
+    from curate.formats import read_dataset, write_dataset
+
+    age = mk / "rephrased" / "rephrased_subset_age.csv"
+    report = json.loads(
+        runner.invoke(
+            app, ["instrument", "reliability", str(age), "--original", str(crows_pairs_path),
+                  "-s", str(scored), "-o", str(tmp_path / "rel"), "--format", "json"],
+        ).stdout
+    )
+    dataset = read_dataset(crows_pairs_path)
+    drop = set(pd.read_csv(age)["id"][:10])
+    revised = tmp_path / "revised.csv"
+    write_dataset(dataset.with_pairs([p for p in dataset.pairs if p.pair_id not in drop]), revised)
+    for model in LOWER_WINS:
+        published = pd.read_csv(mk / "output" / model / "crows_pairs_anonymized_csv_output.csv", index_col=0)
+        filtered = tmp_path / f"{model}.csv"
+        published.drop(index=sorted(drop)).to_csv(filtered)
+        result = runner.invoke(
+            app, ["score", str(revised), "--import", str(filtered), "-m", model, "--out",
+                  str(scored / "revised"), "--format", "json"],
+        )
+        assert result.exit_code == 0, result.output
+    result = runner.invoke(
+        app,
+        ["instrument", "compare", str(crows_pairs_path), str(revised), "-s", str(scored),
+         "--alternate", str(age), "-o", str(tmp_path / "cmp")],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "cmp" / "report.json").read_text())
+    assert "internal consistency skipped" in data["intro"][0]  # two models only
+    before = {r["model"]: r for r in data["reliability"]["before"]}
+    after = {r["model"]: r for r in data["reliability"]["after"]}
+    assert before["bert"]["agreement"] == next(r for r in report["rows"] if r["model"] == "bert")["agreement"]
+    assert after["bert"]["agreement"]["n"] == before["bert"]["agreement"]["n"] - 10
+    (row,) = data["validity"]["correlations"]
+    assert row["models"] == ["bert", "gpt2"]
+    titles = [t["title"] for t in data["tables"]]
+    assert "Parallel forms, before and after" in titles and "Model scores per measure" in titles

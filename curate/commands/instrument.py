@@ -190,3 +190,33 @@ def sensitivity(
     names = [n.strip() for n in order.split(",") if n.strip()] if order else None
     report = run([(p, _read(p, input_format)) for p in files], _columns(scores), names)
     _finish(report, "sensitivity", out_dir, fmt)
+
+
+@instrument_app.command("compare")
+@handles_errors
+def compare(
+    before: Path = typer.Argument(..., help="The dataset before the revision."),
+    after: Path = typer.Argument(..., help="The revised dataset."),
+    scores: list[Path] = SCORES,
+    alternates: list[Path] | None = typer.Option(
+        None, "--alternate", help="Alternate-form files (paraphrases) to compare both versions with."
+    ),
+    splits: int = typer.Option(1000, "--splits", min=10, help="Random split-halves."),
+    out_dir: Path | None = OUT,
+    fmt: ReportFormat = FORMAT,
+    input_format: str | None = INPUT_FORMAT,
+) -> None:
+    """Did the revision make a better instrument? Both versions side by side: each model's
+    metric and whether the versions rank the models alike, internal consistency (3+ models) and,
+    with --alternate, parallel-form agreement of both."""
+    from curate.instrument.compare import compare_versions
+
+    input_format = dataset_format(input_format)
+    report = compare_versions(
+        (before, _read(before, input_format)),
+        (after, _read(after, input_format)),
+        _columns(scores),
+        [(p, _read(p, input_format)) for p in alternates or []],
+        splits=splits,
+    )
+    _finish(report, "compare", out_dir, fmt)
