@@ -66,6 +66,10 @@ def sensitivity(
                     }
                 )
                 series.append({"name": f"{Path(path).name} [{method}] {group}", "x": names, "y": values})
+    if not rows:
+        raise UsageError(
+            "no score sets of these files under --scores (score every checkpoint on each file first)"
+        )
     table = Table(
         "Score along the expected order",
         ["file", "method", "group", "pairs", "first → last %", "rho [CI] p"],
@@ -81,7 +85,7 @@ def sensitivity(
     report = InstrumentReport(
         kind="sensitivity",
         title="Sensitivity to a known order",
-        intro=[f"order: {' < '.join(rows[0]['order'])}" if rows else "no scores"],
+        intro=[f"order: {' < '.join(rows[0]['order'])}"],
         tables=[table],
         data={"rows": rows},
     )
