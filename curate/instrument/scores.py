@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from curate.errors import InputError
+from curate.modelnames import model_label
 from curate.score.metrics import PairScore
 
 
@@ -38,7 +39,8 @@ class ScoreColumn:
 
     @property
     def label(self) -> str:
-        return f"{self.model} ({self.method})"
+        """``name (method)``: a local model by its directory's name (as the other reports)."""
+        return f"{model_label(self.model)} ({self.method})"
 
     def verdict(self, pair_id: int) -> int | None:
         """1 when the model prefers sent_more, 0 otherwise, None without a score."""

@@ -19,6 +19,7 @@ from curate.instrument import stats
 from curate.instrument.report import InstrumentReport, Table
 from curate.instrument.scores import ScoreColumn, columns_for
 from curate.instrument.validity import metric
+from curate.modelnames import model_label
 from curate.pairs import BIAS_TYPES
 
 
@@ -85,7 +86,7 @@ def sensitivity(
     report = InstrumentReport(
         kind="sensitivity",
         title="Sensitivity to a known order",
-        intro=[f"order: {' < '.join(rows[0]['order'])}"],
+        intro=[f"order: {' < '.join(model_label(n) for n in rows[0]['order'])}"],
         tables=[table],
         data={"rows": rows},
     )
@@ -99,7 +100,7 @@ def _figure(series: Sequence[dict[str, Any]]) -> Any:
     figure = go.Figure()
     for s in series:
         figure.add_scatter(
-            x=s["x"], y=[None if v is None else 100 * v for v in s["y"]], mode="lines+markers",
+            x=[model_label(n) for n in s["x"]], y=[None if v is None else 100 * v for v in s["y"]], mode="lines+markers",
             name=s["name"], visible=True if s["name"].endswith(" all") else "legendonly",
         )
     figure.add_hline(y=50, line_dash="dot")

@@ -21,6 +21,7 @@ from curate.errors import UsageError
 from curate.instrument import stats
 from curate.instrument.report import InstrumentReport, Table
 from curate.instrument.scores import ScoreColumn, columns_for
+from curate.modelnames import model_label
 
 
 def metric(column: ScoreColumn, pair_ids: Sequence[int] | None = None) -> float | None:
@@ -75,7 +76,7 @@ def convergent_validity(files: Sequence[Path], columns: Sequence[ScoreColumn]) -
     scores = Table(
         "Model scores per measure",
         ["model", *table],
-        [[m, *("-" if m not in table[k] else f"{100 * table[k][m]:.2f}" for k in table)]
+        [[model_label(m), *("-" if m not in table[k] else f"{100 * table[k][m]:.2f}" for k in table)]
          for m in sorted({m for v in table.values() for m in v})],
         "% of pairs preferring the more stereotyping sentence, per model and measure (file and "
         "scoring method).",
