@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from curate.cli import app
 from curate.formats import read_dataset, write_dataset
+from tests.support.stereoset_data import write_stereoset
 from tests.support.tiny_models import single_thread, tiny_model_dir
 
 runner = CliRunner()
@@ -34,12 +35,28 @@ def test_rank_correlations_between_methods_match_scipy(crows_pairs_path: Path, t
                  "--out", str(tmp_path / "scores"), "--no-cache", "--format", "json"],
             )
             assert result.exit_code == 0, result.output
+        stereoset = write_stereoset(tmp_path / "stereoset.json")
+        result = runner.invoke(
+            app,
+            ["score", str(stereoset), *(a for m in models for a in ("-m", m)),
+             "--out", str(tmp_path / "scores"), "--no-cache", "--format", "json"],
+        )
+        assert result.exit_code == 0, result.output
     result = runner.invoke(
-        app, ["instrument", "validity", str(data), "-s", str(tmp_path / "scores"), "-o", str(tmp_path / "r")]
+        app,
+        ["instrument", "validity", str(data), str(stereoset), "-s", str(tmp_path / "scores"),
+         "-o", str(tmp_path / "r")],
     )
     assert result.exit_code == 0, result.output
     report = json.loads((tmp_path / "r" / "report.json").read_text())
-    (row,) = report["correlations"]
+    ss_name = "stereoset.json [stereoset-mlm] SS"
+    ss = {
+        d["model"]: d["results"]["overall"]["ss"] / 100
+        for d in (json.loads(p.read_text()) for p in (tmp_path / "scores").rglob("stereoset.json"))
+    }
+    assert report["measures"][ss_name] == pytest.approx(ss) and len(ss) == 5
+    assert len(report["correlations"]) == 3  # aul, pll, SS: every two
+    (row,) = [r for r in report["correlations"] if ss_name not in (r["measure_a"], r["measure_b"])]
     assert len(row["models"]) == 5
     metric = {
         (s["model"], s["method"]): s["summary"]["metric_score"]

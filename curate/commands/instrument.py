@@ -160,10 +160,13 @@ def validity(
     fmt: ReportFormat = FORMAT,
 ) -> None:
     """Convergent validity: rank correlations (Spearman, Kendall) between every two measures
-    (file x method) over the models both scored, with bootstrap intervals over models."""
+    (file x method: the CrowS-Pairs metric, or StereoSet's SS for a StereoSet file) over the
+    models both scored, with bootstrap intervals over models."""
+    from curate.instrument.scores import find_stereoset_results
     from curate.instrument.validity import convergent_validity
 
-    _finish(convergent_validity(files, _columns(scores)), "validity", out_dir, fmt)
+    report = convergent_validity(files, _columns(scores), find_stereoset_results(scores))
+    _finish(report, "validity", out_dir, fmt)
 
 
 @instrument_app.command("sensitivity")

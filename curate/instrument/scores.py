@@ -99,3 +99,36 @@ def columns_for(path: Path, columns: Sequence[ScoreColumn]) -> list[ScoreColumn]
         if column.data_sha256 == digest:
             out.setdefault(column.key, column)
     return list(out.values())
+
+
+@dataclass(frozen=True)
+class ModelLevelScore:
+    """One model's overall result on a benchmark that has no per-pair CrowS-Pairs metric
+    (StereoSet's ``stereoset.json``): the SS, as a share, and where it came from."""
+
+    model: str
+    method: str
+    data_file: str
+    data_sha256: str
+    value: float
+    statistic: str
+
+
+def find_stereoset_results(roots: Iterable[Path]) -> list[ModelLevelScore]:
+    """Every ``stereoset.json`` of ``curate score`` below the directories: the overall SS
+    (% of items whose stereotype is preferred; 50 = none), comparable with the CrowS metric."""
+    out = []
+    for root in roots:
+        for path in sorted(Path(root).rglob("stereoset.json")):
+            try:
+                document = json.loads(path.read_text(encoding="utf-8"))
+                data, results = document["data"], document["results"]["overall"]
+                out.append(
+                    ModelLevelScore(
+                        str(document["model"]), str(document["method"]), str(data.get("file", "")),
+                        str(data["sha256"]), float(results["ss"]) / 100.0, "SS",
+                    )
+                )
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+                raise InputError(f"{path}: not a readable stereoset.json of `curate score` ({exc})") from None
+    return out

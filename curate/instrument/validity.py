@@ -1,8 +1,9 @@
 """Convergent validity: do measures of the same construct rank the models alike?
 
 A *measure* is one benchmark file scored with one method (CrowS-Pairs with ``pll``, with ``aul``,
-a revision of it, the published ``metric.py`` numbers...). Each model gets one number per
-measure (the metric: % of pairs preferring sent_more). For every two measures, the models both
+a revision of it, the published ``metric.py`` numbers, StereoSet with ``stereoset-mlm``...).
+Each model gets one number per measure: the metric (% of pairs preferring sent_more), or
+StereoSet's SS (% of items preferring the stereotype; 50 is ideal in both). For every two measures, the models both
 scored are ranked by each and the rank correlations (Spearman, Kendall; scipy) are given with a
 bootstrap interval over models. Models are the units here: with fewer than 5 models no interval
 is informative, and the table says so.
@@ -20,7 +21,7 @@ import numpy as np
 from curate.errors import UsageError
 from curate.instrument import stats
 from curate.instrument.report import InstrumentReport, Table
-from curate.instrument.scores import ScoreColumn, columns_for
+from curate.instrument.scores import ModelLevelScore, ScoreColumn, columns_for, file_sha256
 from curate.modelnames import model_label
 
 
@@ -30,14 +31,24 @@ def metric(column: ScoreColumn, pair_ids: Sequence[int] | None = None) -> float 
     return float(np.mean([column.scores[i].score for i in ids])) if ids else None
 
 
-def measures(files: Sequence[Path], columns: Sequence[ScoreColumn]) -> dict[str, dict[str, float]]:
-    """``{measure: {model: metric}}`` for every (file, method) with scores."""
+def measures(
+    files: Sequence[Path],
+    columns: Sequence[ScoreColumn],
+    model_level: Sequence[ModelLevelScore] = (),
+) -> dict[str, dict[str, float]]:
+    """``{measure: {model: score}}`` for every (file, method) with scores: the CrowS metric of
+    pair files, StereoSet's SS (``model_level``) of StereoSet files."""
     out: dict[str, dict[str, float]] = {}
     for path in files:
         for column in columns_for(path, columns):
             value = metric(column)
             if value is not None:
                 out.setdefault(f"{Path(path).name} [{column.method}]", {})[column.model] = value
+        digest = file_sha256(path)
+        for result in model_level:
+            if result.data_sha256 == digest:
+                name = f"{Path(path).name} [{result.method}] {result.statistic}"
+                out.setdefault(name, {})[result.model] = result.value
     return out
 
 
@@ -51,9 +62,11 @@ def _kendall_ci(x: np.ndarray, y: np.ndarray) -> stats.Estimate:
     return stats.Estimate(float(result.statistic), len(x), low, high, float(result.pvalue), "kendall tau-b")
 
 
-def convergent_validity(files: Sequence[Path], columns: Sequence[ScoreColumn]) -> InstrumentReport:
+def convergent_validity(
+    files: Sequence[Path], columns: Sequence[ScoreColumn], model_level: Sequence[ModelLevelScore] = ()
+) -> InstrumentReport:
     """Rank correlations between every two measures over the models they share."""
-    table = measures(files, columns)
+    table = measures(files, columns, model_level)
     if len(table) < 2:
         raise UsageError(
             f"convergent validity needs two or more measures (file x method) with scores; found "
@@ -79,7 +92,8 @@ def convergent_validity(files: Sequence[Path], columns: Sequence[ScoreColumn]) -
         [[model_label(m), *("-" if m not in table[k] else f"{100 * table[k][m]:.2f}" for k in table)]
          for m in sorted({m for v in table.values() for m in v})],
         "% of pairs preferring the more stereotyping sentence, per model and measure (file and "
-        "scoring method).",
+        "scoring method); for StereoSet files the SS (% of items whose stereotype is preferred). "
+        "50 = no preference in every column.",
     )
     correlations = Table(
         "Rank correlations between measures (over models)",
