@@ -86,6 +86,7 @@ def test_parallel_forms_on_the_published_files(mk: Path, crows_pairs_path: Path,
                 assert 100 * row["original_metric_linked"]["value"] == pytest.approx(expected)
             for key in ("agreement", "kappa", "difference", "gap_correlation"):
                 assert row[key]["n"] == len(frame) and "low" in row[key], key
+    assert report["alerts"] == []  # the published subsets are sound
     findings = read_findings(tmp_path / "flips.jsonl")
     assert findings and {f.code for f in findings} == {"I002"}
     assert len(findings) == len(report["findings"])
@@ -156,3 +157,31 @@ def test_compare_puts_both_versions_side_by_side(
     assert row["models"] == ["bert", "gpt2"]
     titles = [t["title"] for t in data["tables"]]
     assert "Parallel forms, before and after" in titles and "Model scores per measure" in titles
+
+
+def test_a_broken_subset_is_impossible_to_miss(mk: Path, crows_pairs_path: Path, tmp_path: Path) -> None:
+    """A pre-processing error that shifts the ids of a subset by one row (each paraphrase linked
+    to the wrong original) is called out, not reported as a surprising metric."""
+    frame = pd.read_csv(mk / "rephrased" / "rephrased_subset_religion.csv", index_col=0)
+    frame["id"] = frame["id"].shift(1, fill_value=int(frame["id"].iloc[-1]))
+    broken = tmp_path / "rephrased_subset_religion.csv"
+    frame.to_csv(broken)
+    scores = tmp_path / "scores"
+    for model in LOWER_WINS:
+        for data, published in (
+            (crows_pairs_path, mk / "output" / model / "crows_pairs_anonymized_csv_output.csv"),
+            (broken, mk / "output" / model / "rephrased_subset_religion_csv_output.csv"),
+        ):
+            result = runner.invoke(
+                app, ["score", str(data), "--import", str(published), "-m", model,
+                      "--out", str(scores / data.stem), "--format", "json"],
+            )
+            assert result.exit_code == 0, result.output
+    result = runner.invoke(
+        app, ["instrument", "reliability", str(broken), "--original", str(crows_pairs_path),
+              "-s", str(scores), "-o", str(tmp_path / "r")],
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert any("barely resemble" in a for a in report["alerts"]), report["alerts"]
+    assert "ALERT rephrased_subset_religion.csv" in result.output

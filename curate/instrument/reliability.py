@@ -289,12 +289,42 @@ def _report(
             f"original: {original_path.name}; alternate forms: {', '.join(p.name for p, _ in alternates)}",
             f"{len(findings)} pairs get the opposite verdict in their alternate form under every "
             "model (finding I002).",
+            *alerts(rows, links),
         ],
         tables=[main, study, link_table],
-        data={"rows": rows, "links": links, "findings": [f.to_dict() for f in findings]},
+        data={"rows": rows, "links": links, "findings": [f.to_dict() for f in findings],
+              "alerts": alerts(rows, links)},
     )
     report.figures.append(_figure(rows))
     return report
+
+
+#: A file whose share of uncertain links exceeds this is called out.
+ALERT_UNCERTAIN_SHARE = 0.2
+
+
+def alerts(rows: Sequence[dict[str, Any]], links: Sequence[dict[str, Any]]) -> list[str]:
+    """Sentences that call out an alternate form that looks broken, not merely unreliable:
+    many links to originals that do not resemble it, links into another bias type, or
+    agreement no better than chance under every model (kappa's interval reaching 0)."""
+    out = []
+    for link in links:
+        where = f"ALERT {link['file']} ({link['bias_type']})"
+        if link["linked"] and link["uncertain"] > ALERT_UNCERTAIN_SHARE * link["linked"]:
+            out.append(
+                f"{where}: {link['uncertain']} of {link['linked']} alternates barely resemble the "
+                f"pair they are linked to (similarity < {UNCERTAIN_LINK:g}); check the file for "
+                "shifted ids or a pre-processing error before reading its numbers"
+            )
+        if link["cross_type"]:
+            out.append(f"{where}: {link['cross_type']} alternates are linked to pairs of another bias type")
+        mine = [r for r in rows if r["bias_type"] == link["bias_type"] and r["alternate_file"].endswith(link["file"])]
+        if mine and all((r["kappa"].get("low") is None or r["kappa"]["low"] <= 0) for r in mine):
+            out.append(
+                f"{where}: verdict agreement with the original pairs is not distinguishable from "
+                f"chance under any of the {len(mine)} models (kappa's 95% interval reaches 0)"
+            )
+    return out
 
 
 def _figure(rows: Sequence[dict[str, Any]]) -> Any:
