@@ -152,7 +152,7 @@ def score(
     ),
     prefer: str = typer.Option(
         "auto",
-        "--prefer",
+        "--import-prefer",
         help="With --import: which sentence score wins, higher (metric.py), lower, or auto "
         "(the one the published score column agrees with).",
     ),

@@ -149,7 +149,7 @@ def import_scores(
     """Read a published output file and turn it into scores on ``pairs`` (``data`` names the
     dataset in messages)."""
     if prefer not in PREFERENCES:
-        raise UsageError(f"--prefer must be one of {', '.join(PREFERENCES)}, not {prefer!r}")
+        raise UsageError(f"--import-prefer must be one of {', '.join(PREFERENCES)}, not {prefer!r}")
     rows = read_published(path)
     matched = _match(rows, pairs, path, data)
     chosen = _preference(rows, prefer)
