@@ -21,6 +21,7 @@ from curate.commands.common import (
     dataset_format,
     err,
     handles_errors,
+    literal_help,
     out,
     print_json,
 )
@@ -38,7 +39,9 @@ SCORES = typer.Option(
     help="A `curate score --out` directory (searched recursively); repeat for several. Score "
     "sets are matched to the data files by the SHA-256 in their summary.json.",
 )
-OUT = typer.Option(None, "--out", "-o", help="Report directory. Default: <output-dir>/instrument/<statistic>.")
+OUT = typer.Option(
+    None, "--out", "-o", help=literal_help("Report directory. Default: <output-dir>/instrument/<statistic>.")
+)
 FORMAT = typer.Option(ReportFormat.text, "--format", help="Terminal output: tables, or the report as JSON.")
 FINDINGS = typer.Option(
     None,

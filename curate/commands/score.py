@@ -143,12 +143,14 @@ def score(
     import_file: Path | None = typer.Option(
         None,
         "--import",
-        help="Read published per-pair scores (a metric.py or bias-bench output CSV computed on "
-        "PATH) instead of running a model; -m names the model (a label), the method is "
-        "imported:<source>. Rows are matched to pairs by their sentences; a mismatch is refused.",
+        help=literal_help(
+            "Read published per-pair scores (a metric.py or bias-bench output CSV computed on "
+            "PATH) instead of running a model; -m names the model (a label), the method is "
+            "imported:<source>. Rows are matched to pairs by their sentences; a mismatch is refused."
+        ),
     ),
     import_source: str = typer.Option(
-        "metric.py", "--import-source", help="The <source> of method imported:<source>."
+        "metric.py", "--import-source", help=literal_help("The <source> of method imported:<source>.")
     ),
     prefer: str = typer.Option(
         "auto",
