@@ -55,19 +55,19 @@ def render_json(report: InstrumentReport) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
 def render_markdown(report: InstrumentReport) -> str:
-    lines = [f"# {report.title}", ""]
-    lines += [f"{line}  " for line in report.intro]
+    """Markdown with the diff report's escaping (every cell is text from data or models)."""
+    from curate.report.markdown import escape_markdown, markdown_table
+
+    lines = [f"# {escape_markdown(report.title)}", ""]
+    lines += [f"{escape_markdown(line)}  " for line in report.intro]
     for table in report.tables:
-        lines += ["", f"## {table.title}", ""]
-        lines.append("| " + " | ".join(_md_cell(c) for c in table.columns) + " |")
-        lines.append("|" + "|".join(" --- " for _ in table.columns) + "|")
-        lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in table.rows]
-        lines += ["", f"*{table.note}*"]
+        lines += ["", f"## {escape_markdown(table.title)}", ""]
+        lines += markdown_table(
+            [escape_markdown(c) for c in table.columns],
+            [[escape_markdown(c) for c in row] for row in table.rows],
+        )
+        lines += [f"*{escape_markdown(table.note)}*"]
     return "\n".join(lines) + "\n"
 
 
