@@ -16,6 +16,7 @@ from curate.commands import annotations as annotations_commands
 from curate.commands import data as data_commands
 from curate.commands import diff_report as diff_report_commands
 from curate.commands import explore as explore_commands
+from curate.commands import instrument as instrument_commands
 from curate.commands import lint as lint_commands
 from curate.commands import release as release_commands
 from curate.commands import score as score_commands
@@ -57,6 +58,7 @@ release_commands.register(app)
 score_commands.register(app)
 diff_report_commands.register(app)
 explore_commands.register(app)
+instrument_commands.register(app)
 
 
 def main() -> None:

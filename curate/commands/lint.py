@@ -23,6 +23,7 @@ from curate.commands.common import (
 from curate.errors import UsageError, user_text
 from curate.fileio import real_path, write_text_atomic
 from curate.formats import Dataset, write_dataset
+from curate.instrument.rules import BY_CODE as INSTRUMENT_RULES
 from curate.lint import LintSettings, all_rules, fix_pairs, lint_pairs, report, settings_from_table
 from curate.lint.inputs import skip_unavailable
 from curate.lint.presets import PRESETS, preset_settings
@@ -227,11 +228,18 @@ def rules(
             }
             for r in registry.values()
         ]
+        # the findings of `curate instrument` (family I): documented here, run from there
+        rows += [
+            {"code": r.code, "name": r.name, "default": False, "fixable": False, "summary": r.summary}
+            for r in INSTRUMENT_RULES.values()
+        ]
         if fmt is TableFormat.text:
             for row in rows:
                 flags = ("on " if row["default"] else "off") + (
                     " fix" if row["fixable"] else "    "
                 )
+                if row["code"] in INSTRUMENT_RULES:
+                    flags = "instr   "
                 out.print(
                     f"{row['code']}  {row['name']:<28} {flags}  {row['summary']}",
                     markup=False,
@@ -257,6 +265,18 @@ def rules(
             out.print(buffer.getvalue(), end="", markup=False, highlight=False)
         return
     wanted = code.upper()
+    instrument_rule = INSTRUMENT_RULES.get(wanted) or next(
+        (r for r in INSTRUMENT_RULES.values() if r.name == code), None
+    )
+    if instrument_rule is not None:
+        out.print(
+            f"{instrument_rule.code} {instrument_rule.name}: {instrument_rule.summary}\n"
+            "not a lint rule: written by `curate instrument` from the scores of several models\n\n"
+            + instrument_rule.explanation(),
+            markup=False,
+            highlight=False,
+        )
+        return
     rule = registry.get(wanted) or next((r for r in registry.values() if r.name == code), None)
     if rule is None:
         raise UsageError(f"unknown rule {code!r}; `curate rules` lists them")

@@ -140,6 +140,24 @@ def score(
     ),
     fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Output format."),
     input_format: str | None = INPUT_FORMAT,
+    import_file: Path | None = typer.Option(
+        None,
+        "--import",
+        help=literal_help(
+            "Read published per-pair scores (a metric.py or bias-bench output CSV computed on "
+            "PATH) instead of running a model; -m names the model (a label), the method is "
+            "imported:<source>. Rows are matched to pairs by their sentences; a mismatch is refused."
+        ),
+    ),
+    import_source: str = typer.Option(
+        "metric.py", "--import-source", help=literal_help("The <source> of method imported:<source>.")
+    ),
+    prefer: str = typer.Option(
+        "auto",
+        "--import-prefer",
+        help="With --import: which sentence score wins, higher (metric.py), lower, or auto "
+        "(the one the published score column agrees with).",
+    ),
 ) -> None:
     """Score pairs with bias metrics of masked and causal language models.
 
@@ -155,6 +173,15 @@ def score(
     the intersentence items (the next-sentence-prediction route is not implemented). Methods:
     """
     input_format = dataset_format(input_format)
+    if import_file is not None:
+        from curate.commands.score_import import run_import
+
+        summary = run_import(path, import_file, models, import_source, prefer, out_dir, input_format, threshold)
+        if fmt is ReportFormat.json:
+            print_json({"models": [summary]})
+        else:
+            _render([summary], summary["data"]["file"], summary["summary"]["threshold_view"]["threshold_percent"])
+        return
     from curate.score.methods import parse_methods
     from curate.score.settings import settings_from_table
 

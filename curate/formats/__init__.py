@@ -12,7 +12,8 @@ csv            CrowS-Pairs columns, comma-separated: the upstream file (written 
 tsv            the same columns tab-separated (Névéol et al. 2022 multilingual release)
 jsonl          one JSON object per line with the same columns
 parquet        the same columns in Parquet
-hf-jsonl/-parquet  the Hugging Face ``crows_pairs`` layout (integer class labels)
+hf-csv/-jsonl/-parquet  the Hugging Face ``crows_pairs`` layout (integer class labels; the CSV
+               is pandas' export: unnamed index, ``id``, numpy-repr list cells)
 stereoset      StereoSet JSON: intrasentence items as pairs, intersentence items kept
 upstream       (output only) the eight upstream CSV columns, unknown cells empty
 =============  ==========================================================================
@@ -97,7 +98,7 @@ def format_dataset(dataset: Dataset, output_format: str | None = None) -> bytes:
         )
     if fmt == "upstream":
         return format_delimited(dataset, "csv", upstream=True).encode("utf-8")
-    if fmt in ("csv", "tsv"):
+    if fmt in ("csv", "tsv", "hf-csv"):
         return format_delimited(dataset, fmt).encode("utf-8")
     if fmt in ("jsonl", "hf-jsonl"):
         hf = fmt == "hf-jsonl"

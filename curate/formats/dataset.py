@@ -9,7 +9,9 @@ from typing import Any
 from curate.pairs import FIELD_COLUMNS, PAIR_FIELDS, STEREOSET_FIELD_COLUMNS, Pair
 
 #: Shapes a reader can be forced to (``input_format``); the default is detection from content.
-INPUT_FORMATS: tuple[str, ...] = ("csv", "tsv", "jsonl", "parquet", "hf-jsonl", "hf-parquet", "stereoset")
+INPUT_FORMATS: tuple[str, ...] = (
+    "csv", "tsv", "jsonl", "parquet", "hf-csv", "hf-jsonl", "hf-parquet", "stereoset"
+)
 #: Shapes a writer can produce (``output_format``); the default is the input's shape.
 #: ``upstream`` is the CSV with all eight CrowS-Pairs columns (unknown cells empty).
 OUTPUT_FORMATS: tuple[str, ...] = ("upstream", *INPUT_FORMATS)
@@ -19,6 +21,7 @@ SUFFIXES: dict[str, str] = {
     "csv": ".csv",
     "tsv": ".tsv",
     "jsonl": ".jsonl",
+    "hf-csv": ".csv",
     "hf-jsonl": ".jsonl",
     "parquet": ".parquet",
     "hf-parquet": ".parquet",
@@ -36,7 +39,8 @@ class Shape:
     ``crows_pairs``: integer class labels, annotations as lists of class indices) or
     ``stereoset``. ``columns`` are the input's columns in order, the id column included;
     ``id_column`` names it (``None``: ids are row positions). ``lists`` says whether list cells
-    (annotations, annotators) were Python-literal strings or native lists. ``newline`` is the
+    (annotations, annotators) were Python-literal strings, native lists or numpy reprs
+    (``numpy``: a pandas CSV export of a Hugging Face dataset). ``newline`` is the
     line ending of a JSON document (the StereoSet release files use CRLF).
     """
 

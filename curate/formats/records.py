@@ -17,6 +17,7 @@ from typing import Any
 
 from curate.errors import InputError
 from curate.formats.labels import HF_DIRECTIONS, LabelError, LabelNormaliser, hf_bias_index
+from curate.formats.numpy_repr import format_annotations, format_strings
 from curate.pairs import (
     FIELD_COLUMNS,
     STEREOSET_FIELD_COLUMNS,
@@ -46,15 +47,21 @@ class Header:
     extras: tuple[str, ...]
 
 
-def parse_header(columns: Sequence[str], source: str, where: str = "line 1") -> Header:
-    """Check a header: required columns present, no duplicates; find the id column."""
+def parse_header(
+    columns: Sequence[str], source: str, where: str = "line 1", prefer_id: str | None = None
+) -> Header:
+    """Check a header: required columns present, no duplicates; find the id column.
+
+    ``prefer_id``: the id column when the file has it (a Hugging Face export keeps pandas'
+    unnamed index first and the pair id in ``id``)."""
     columns = tuple(columns)
     duplicates = sorted({c for c in columns if columns.count(c) > 1})
     if duplicates:
         raise InputError(
             f"{source}: {where}: bad header (duplicate {', '.join(repr(c) for c in duplicates)})"
         )
-    id_column = next((c for c in columns if c in ID_COLUMNS), None)
+    id_column = prefer_id if prefer_id in columns else None
+    id_column = id_column or next((c for c in columns if c in ID_COLUMNS), None)
     if id_column is not None and columns.index(id_column) != 0 and id_column not in ("id", "pair_id"):
         id_column = None  # an unnamed or pandas index column only counts in first position
     missing = [c for c in REQUIRED_COLUMNS if c not in columns]
@@ -229,7 +236,8 @@ def row_of(
     """The cells of ``pair`` for ``columns``.
 
     ``text``: every cell a string (CSV); ``layout`` ``hf`` writes class indices; ``lists``
-    ``literal`` writes list cells as Python literals, ``native`` as lists.
+    ``literal`` writes list cells as Python literals, ``native`` as lists, ``numpy`` in numpy's
+    notation (a pandas export of a Hugging Face dataset).
     """
     extra = dict(pair.extra)
     cells: list[Any] = []
@@ -256,7 +264,9 @@ def row_of(
                     value = [list(labels) for labels in value]
                 else:
                     value = list(value)
-                if text or lists == "literal":
+                if lists == "numpy":
+                    value = format_annotations(value) if f == "annotations" else format_strings(value)
+                elif text or lists == "literal":
                     value = repr(value)
             if text and value is None:
                 value = ""

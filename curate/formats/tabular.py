@@ -41,7 +41,7 @@ def _layout(rows: Sequence[tuple[int, dict[str, Any]]], forced_hf: bool | None) 
     return ("hf" if hf else "columns"), lists
 
 
-def _check_hf(rows: Sequence[tuple[int, dict[str, Any]]], source: str, unit: str, hf: bool) -> None:
+def check_hf(rows: Sequence[tuple[int, dict[str, Any]]], source: str, unit: str, hf: bool) -> None:
     """In the HF layout every label must be a class index, elsewhere every label a string."""
     for line, row in rows:
         for column in ("stereo_antistereo", "bias_type"):
@@ -71,7 +71,7 @@ def _dataset(
 ) -> Dataset:
     header = parse_header(columns, source, where=f"{unit} 1" if unit == "line" else "schema")
     layout, lists = _layout(rows, forced_hf)
-    _check_hf(rows, source, unit, layout == "hf")
+    check_hf(rows, source, unit, layout == "hf")
     labels = LabelNormaliser(source)
     pairs = pairs_from_rows(rows, header, source, labels, unit=unit)
     return Dataset(

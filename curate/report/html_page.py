@@ -202,6 +202,23 @@ def robust_flip_section(data: Report) -> str:
     return "\n".join(parts)
 
 
+def instrument_section(data: Report) -> str:
+    """The "instrument quality" section: internal consistency of both versions."""
+    from curate.instrument.quality import HEADER, NOTE, quality_rows
+
+    section = data.get("instrument")
+    if not section:
+        return ""
+    if "skipped" in section:
+        return f'<h2>Instrument quality</h2><p class="note">{escape_html(section["skipped"])}.</p>'
+    rows = [[escape_html(c) for c in row] for row in quality_rows(section)]
+    return (
+        "<h2>Instrument quality</h2>"
+        + _html_table([escape_html(h) for h in HEADER], rows)
+        + f'<p class="note">{escape_html(NOTE)}</p>'
+    )
+
+
 def render_html(data: Report) -> str:
     """A self-contained HTML page: summary tables, plotly charts (plotly.js embedded), the
     flip tables and every change, with all dataset text escaped."""
@@ -251,6 +268,7 @@ def render_html(data: Report) -> str:
             method_heatmap_figure(data),
             "<h2>Robust flips</h2>",
             robust_flip_section(data),
+            instrument_section(data),
         ]
     for i, model in enumerate(models):
         figures = model_figures(data, i)

@@ -40,6 +40,20 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list
 
 
 
+def instrument_lines(data: Report) -> list[str]:
+    """The "instrument quality" section: internal consistency of both versions."""
+    from curate.instrument.quality import HEADER, NOTE, quality_rows
+
+    section = data.get("instrument")
+    if not section:
+        return []
+    lines = ["## Instrument quality", ""]
+    if "skipped" in section:
+        return [*lines, escape_markdown(section["skipped"]) + ".", ""]
+    lines += markdown_table(HEADER, [[escape_markdown(c) for c in row] for row in quality_rows(section)])
+    return [*lines, NOTE, ""]
+
+
 def robust_flip_lines(data: Report) -> list[str]:
     """The robust-flip section: pairs flipping under every column, and under one only."""
     robust = data.get("robust_flips")
@@ -164,6 +178,7 @@ def render_markdown(data: Report) -> str:
                 rows,
             )
     lines += robust_flip_lines(data)
+    lines += instrument_lines(data)
     alignment = data["alignment"]
     lines += [
         "## Changes",

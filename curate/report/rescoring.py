@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from curate.instrument.quality import MIN_SUBJECTS, instrument_quality
 from curate.modelnames import model_label
 from curate.pairs import PAIR_FIELDS, Pair
 from curate.report.alignment import VersionAlignment, align_versions
@@ -124,7 +125,7 @@ def report_data(
     models: Sequence[ModelSection],
 ) -> Report:
     """The report.json document: versions, alignment, settings and one section per model."""
-    return {
+    report: Report = {
         "format": REPORT_FORMAT,
         "before": {"label": before.label, "pairs": len(before.pairs)},
         "after": {"label": after.label, "pairs": len(after.pairs)},
@@ -133,6 +134,9 @@ def report_data(
         "models": list(models),
         "robust_flips": robust_flips(models),
     }
+    if len(models) >= MIN_SUBJECTS:  # the "instrument quality" section needs 3+ columns
+        report["instrument"] = instrument_quality(before.pairs, after.pairs, models)
+    return report
 
 
 #: ``progress(column_label, version_label, done, total)`` while a version is being scored.

@@ -230,3 +230,4 @@ class Report(TypedDict):
     settings: SettingsSection
     models: list[ModelSection]
     robust_flips: RobustFlipsSection
+    instrument: NotRequired[dict[str, Any]]

@@ -1,0 +1,228 @@
+"""``curate instrument``: is the benchmark a good instrument? (thin front end)
+
+Four statistics, one subcommand each; all read score directories written by ``curate score``
+(or ``curate score --import``), match the score sets to the data files by checksum, print the
+tables and write ``report.json``, ``report.md`` and a self-contained ``report.html`` to
+``--out`` (default ``<output-dir>/instrument/<statistic>``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.markup import escape
+
+from curate.commands.common import (
+    INPUT_FORMAT,
+    ReportFormat,
+    config,
+    data_path,
+    dataset_format,
+    err,
+    handles_errors,
+    literal_help,
+    out,
+    print_json,
+)
+
+instrument_app = typer.Typer(
+    help="Reliability and validity of a benchmark as a measuring instrument, from the scores "
+    "of several models: parallel forms, internal consistency, convergent validity, sensitivity.",
+    no_args_is_help=True,
+)
+
+SCORES = typer.Option(
+    ...,
+    "--scores",
+    "-s",
+    help="A `curate score --out` directory (searched recursively); repeat for several. Score "
+    "sets are matched to the data files by the SHA-256 in their summary.json.",
+)
+OUT = typer.Option(
+    None, "--out", "-o", help=literal_help("Report directory. Default: <output-dir>/instrument/<statistic>.")
+)
+FORMAT = typer.Option(ReportFormat.text, "--format", help="Terminal output: tables, or the report as JSON.")
+FINDINGS = typer.Option(
+    None,
+    "--findings",
+    help="Write the pairs the statistic flags as findings (JSON lines) that `curate annotations "
+    "push --findings` takes.",
+)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the instrument commands to ``app``."""
+    app.add_typer(instrument_app, name="instrument")
+
+
+def _finish(report, kind: str, out_dir: Path | None, fmt: ReportFormat, findings=None, findings_path=None) -> None:
+    from curate.findings import write_findings
+    from curate.instrument.report import print_report, render_json, write_report
+
+    target = out_dir or config().output_dir / "instrument" / kind
+    paths = write_report(report, target)
+    if findings_path is not None:
+        write_findings(findings_path, findings or [])
+        err.print(f"{len(findings or [])} findings written to {escape(str(findings_path))}")
+    if fmt is ReportFormat.json:
+        import json
+
+        print_json(json.loads(render_json(report)))
+    else:
+        print_report(report, out)
+    err.print("wrote " + ", ".join(escape(str(p)) for p in paths))
+
+
+def _read(path: Path, input_format: str | None):
+    from curate.formats import read_dataset
+    from curate.pairs import log_warnings
+
+    dataset = read_dataset(path, input_format)
+    log_warnings(dataset.warnings)
+    return dataset
+
+
+def _columns(scores: list[Path]):
+    from curate.instrument.scores import find_score_columns
+
+    return find_score_columns(scores)
+
+
+@instrument_app.command("reliability")
+@handles_errors
+def reliability(
+    alternates: list[Path] = typer.Argument(..., help="Alternate-form files (paraphrases of original pairs)."),
+    original: Path | None = typer.Option(
+        None, "--original", help="The original dataset. Default: the fetched CrowS-Pairs."
+    ),
+    scores: list[Path] = SCORES,
+    out_dir: Path | None = OUT,
+    fmt: ReportFormat = FORMAT,
+    findings: Path | None = FINDINGS,
+    input_format: str | None = INPUT_FORMAT,
+) -> None:
+    """Parallel-form reliability: per bias type and model, the metric on the original pairs and
+    on their paraphrases, the paired difference, agreement, Cohen's kappa, McNemar and the
+    correlation of the per-pair score gaps; the study's weaker view (subset vs whole type)
+    apart. Alternates link to originals by their `id` column, else by text (similarity shown).
+    Pairs whose verdict flips under every model are findings I002."""
+    from curate.instrument.reliability import parallel_forms
+
+    input_format = dataset_format(input_format)
+    original = data_path(original, config())
+    report, found = parallel_forms(
+        original, _read(original, input_format), [(p, _read(p, input_format)) for p in alternates],
+        _columns(scores),
+    )
+    if not report.data["rows"]:
+        from curate.errors import UsageError
+
+        raise UsageError(
+            "no model has scores on both the original and an alternate file under --scores "
+            "(score both with the same -m label and method)"
+        )
+    _finish(report, "reliability", out_dir, fmt, found, findings)
+
+
+@instrument_app.command("consistency")
+@handles_errors
+def consistency(
+    path: Path | None = typer.Argument(None, help="The dataset. Default: the fetched CrowS-Pairs."),
+    before: Path | None = typer.Option(
+        None, "--before", help="An earlier version of the dataset: both are reported side by side."
+    ),
+    scores: list[Path] = SCORES,
+    threshold: float = typer.Option(
+        -0.3, "--item-rest-threshold", help="Item-rest correlations at or below this become I001 findings."
+    ),
+    splits: int = typer.Option(1000, "--splits", min=10, help="Random split-halves."),
+    out_dir: Path | None = OUT,
+    fmt: ReportFormat = FORMAT,
+    findings: Path | None = FINDINGS,
+    input_format: str | None = INPUT_FORMAT,
+) -> None:
+    """Internal consistency with 3+ models (pairs as items, models as subjects, verdicts 0/1):
+    KR-20/alpha overall and per bias type, split-half with Spearman-Brown over random splits,
+    item-rest correlations; pairs running against the rest are findings I001 (of PATH)."""
+    from curate.instrument.consistency import consistency_report
+
+    input_format = dataset_format(input_format)
+    path = data_path(path, config())
+    versions = ([(before, _read(before, input_format))] if before else []) + [(path, _read(path, input_format))]
+    report, found = consistency_report(versions, _columns(scores), threshold=threshold, splits=splits)
+    _finish(report, "consistency", out_dir, fmt, found, findings)
+
+
+@instrument_app.command("validity")
+@handles_errors
+def validity(
+    files: list[Path] = typer.Argument(..., help="Benchmark files (each scored with one or more methods)."),
+    scores: list[Path] = SCORES,
+    out_dir: Path | None = OUT,
+    fmt: ReportFormat = FORMAT,
+) -> None:
+    """Convergent validity: rank correlations (Spearman, Kendall) between every two measures
+    (file x method: the CrowS-Pairs metric, or StereoSet's SS for a StereoSet file) over the
+    models both scored, with bootstrap intervals over models."""
+    from curate.instrument.scores import find_stereoset_results
+    from curate.instrument.validity import convergent_validity
+
+    report = convergent_validity(files, _columns(scores), find_stereoset_results(scores))
+    _finish(report, "validity", out_dir, fmt)
+
+
+@instrument_app.command("sensitivity")
+@handles_errors
+def sensitivity(
+    files: list[Path] = typer.Argument(..., help="Benchmark files scored by every checkpoint."),
+    scores: list[Path] = SCORES,
+    order: str | None = typer.Option(
+        None,
+        "--order",
+        help="The expected order: model labels, comma-separated, lowest first. Default: the "
+        "models' names in natural order (checkpoint-9 before checkpoint-10).",
+    ),
+    out_dir: Path | None = OUT,
+    fmt: ReportFormat = FORMAT,
+    input_format: str | None = INPUT_FORMAT,
+) -> None:
+    """Sensitivity to a known order (e.g. fine-tuning checkpoints): Spearman's rho between the
+    order and the metric, a one-sided permutation p-value and a line plot, per file, method and
+    bias type."""
+    from curate.instrument.sensitivity import sensitivity as run
+
+    input_format = dataset_format(input_format)
+    names = [n.strip() for n in order.split(",") if n.strip()] if order else None
+    report = run([(p, _read(p, input_format)) for p in files], _columns(scores), names)
+    _finish(report, "sensitivity", out_dir, fmt)
+
+
+@instrument_app.command("compare")
+@handles_errors
+def compare(
+    before: Path = typer.Argument(..., help="The dataset before the revision."),
+    after: Path = typer.Argument(..., help="The revised dataset."),
+    scores: list[Path] = SCORES,
+    alternates: list[Path] | None = typer.Option(
+        None, "--alternate", help="Alternate-form files (paraphrases) to compare both versions with."
+    ),
+    splits: int = typer.Option(1000, "--splits", min=10, help="Random split-halves."),
+    out_dir: Path | None = OUT,
+    fmt: ReportFormat = FORMAT,
+    input_format: str | None = INPUT_FORMAT,
+) -> None:
+    """Did the revision make a better instrument? Both versions side by side: each model's
+    metric and whether the versions rank the models alike, internal consistency (3+ models) and,
+    with --alternate, parallel-form agreement of both."""
+    from curate.instrument.compare import compare_versions
+
+    input_format = dataset_format(input_format)
+    report = compare_versions(
+        (before, _read(before, input_format)),
+        (after, _read(after, input_format)),
+        _columns(scores),
+        [(p, _read(p, input_format)) for p in alternates or []],
+        splits=splits,
+    )
+    _finish(report, "compare", out_dir, fmt)

@@ -1,0 +1,12 @@
+"""Is the benchmark a good instrument? Reliability and validity statistics across models,
+forms and versions.
+
+* :mod:`~curate.instrument.reliability` - parallel forms (paraphrased pairs, same verdicts?)
+* :mod:`~curate.instrument.consistency` - internal consistency (pairs as items, models as
+  subjects): KR-20 / alpha, split-half, item-rest correlations -> findings
+* :mod:`~curate.instrument.validity` - convergent validity across benchmarks and methods
+* :mod:`~curate.instrument.sensitivity` - known groups: checkpoints in an expected order
+* :mod:`~curate.instrument.stats` - the statistics (scipy, statsmodels, pingouin)
+* :mod:`~curate.instrument.report` - one report shape, rendered as JSON, Markdown, HTML, terminal
+* :mod:`~curate.instrument.rules` - the codes of the findings (family ``I``)
+"""

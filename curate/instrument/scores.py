@@ -1,0 +1,134 @@
+"""The score columns an instrument statistic works on: one (model, method) on one data file.
+
+``curate score`` (and ``curate score --import``) write ``scores.csv`` + ``summary.json`` per
+(model, method); the summary names the data file and its SHA-256. The instrument commands take
+any number of such output directories, find every score set below them and match each to a
+dataset by that checksum, so a stale score set of another version of the file is never used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from curate.errors import InputError
+from curate.modelnames import model_label
+from curate.score.metrics import PairScore
+
+
+@dataclass(frozen=True)
+class ScoreColumn:
+    """The per-pair scores of one model with one method on one data file."""
+
+    model: str
+    method: str
+    data_file: str
+    data_sha256: str
+    directory: Path
+    provenance: dict[str, Any] = field(default_factory=dict, compare=False)
+    scores: dict[int, PairScore] = field(default_factory=dict, compare=False)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """What makes two columns the same measurement on different files."""
+        return (self.model, self.method)
+
+    @property
+    def label(self) -> str:
+        """``name (method)``: a local model by its directory's name (as the other reports)."""
+        return f"{model_label(self.model)} ({self.method})"
+
+    def verdict(self, pair_id: int) -> int | None:
+        """1 when the model prefers sent_more, 0 otherwise, None without a score."""
+        score = self.scores.get(pair_id)
+        return None if score is None else score.score
+
+    def gap(self, pair_id: int) -> float | None:
+        """``sent_more_score - sent_less_score`` (positive: sent_more preferred)."""
+        score = self.scores.get(pair_id)
+        return None if score is None else score.sent_more_score - score.sent_less_score
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def find_score_columns(roots: Iterable[Path]) -> list[ScoreColumn]:
+    """Every score set (``summary.json`` next to ``scores.csv``) below the given directories."""
+    from curate.score.files import read_scores_csv
+
+    columns = []
+    for root in roots:
+        root = Path(root)
+        if not root.is_dir():
+            raise InputError(f"{root}: no such directory (expected a `curate score --out` one)")
+        for summary_path in sorted(root.rglob("summary.json")):
+            if not (summary_path.parent / "scores.csv").is_file():
+                continue
+            try:
+                summary = json.loads(summary_path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+                raise InputError(f"{summary_path}: not a readable summary.json ({exc})") from None
+            data = summary.get("data") if isinstance(summary, dict) else None
+            if not isinstance(data, dict) or "method" not in summary or "sha256" not in data:
+                continue  # not a `curate score` summary (e.g. a StereoSet one): not a pair score
+            scores = {s.pair_id: s for s in read_scores_csv(summary_path.parent / "scores.csv")}
+            columns.append(
+                ScoreColumn(
+                    model=str(summary.get("model", summary_path.parent.name)),
+                    method=str(summary["method"]),
+                    data_file=str(data.get("file", "")),
+                    data_sha256=str(data["sha256"]),
+                    directory=summary_path.parent,
+                    provenance={k: v for k, v in summary.items() if k != "summary"},
+                    scores=scores,
+                )
+            )
+    return columns
+
+
+def columns_for(path: Path, columns: Sequence[ScoreColumn]) -> list[ScoreColumn]:
+    """The score columns computed on exactly this file (same SHA-256), one per (model, method)."""
+    digest = file_sha256(path)
+    out: dict[tuple[str, str], ScoreColumn] = {}
+    for column in columns:
+        if column.data_sha256 == digest:
+            out.setdefault(column.key, column)
+    return list(out.values())
+
+
+@dataclass(frozen=True)
+class ModelLevelScore:
+    """One model's overall result on a benchmark that has no per-pair CrowS-Pairs metric
+    (StereoSet's ``stereoset.json``): the SS, as a share, and where it came from."""
+
+    model: str
+    method: str
+    data_file: str
+    data_sha256: str
+    value: float
+    statistic: str
+
+
+def find_stereoset_results(roots: Iterable[Path]) -> list[ModelLevelScore]:
+    """Every ``stereoset.json`` of ``curate score`` below the directories: the overall SS
+    (% of items whose stereotype is preferred; 50 = none), comparable with the CrowS metric."""
+    out = []
+    for root in roots:
+        for path in sorted(Path(root).rglob("stereoset.json")):
+            try:
+                document = json.loads(path.read_text(encoding="utf-8"))
+                data, results = document["data"], document["results"]["overall"]
+                out.append(
+                    ModelLevelScore(
+                        str(document["model"]), str(document["method"]), str(data.get("file", "")),
+                        str(data["sha256"]), float(results["ss"]) / 100.0, "SS",
+                    )
+                )
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+                raise InputError(f"{path}: not a readable stereoset.json of `curate score` ({exc})") from None
+    return out

@@ -1,0 +1,217 @@
+"""Published per-pair scores read into curate's score files (``curate score --import``).
+
+Studies publish the output of the original CrowS-Pairs ``metric.py`` (or of bias-bench, which
+writes the same columns): one row per pair with ``sent_more``, ``sent_less``,
+``sent_more_score``, ``sent_less_score``, ``score``, ``stereo_antistereo``, ``bias_type``. Those
+are the only numbers we have of many real models, so reports and the instrument statistics
+should use them like scores computed here. This module reads such a file with the dataset it was
+computed on and writes ``scores.csv`` and ``summary.json`` under a model label, with method
+``imported:<source>``.
+
+Each output row is matched to its pair by the two sentences' text (a published file may hold a
+pair's sentences in swapped columns: Martínez & Kremer's subset outputs do for every ``0``-labelled
+row), never by trust; a row whose sentences are no pair of the dataset, a pair without a row, or a
+count mismatch is refused with the row named. The verdict is recomputed from the two sentence
+scores: ``prefer="higher"`` (``metric.py``: log-likelihoods) or ``"lower"`` (a pipeline that lets
+the lower number win, as their GPT-2 code did); ``"auto"`` picks the one the published ``score``
+column agrees with. With ``lower`` the numbers are negated, so that in every curate score file
+the preferred sentence has the higher score. Rows where the published ``score`` disagrees with
+the verdict on the dataset's own ``sent_more`` are counted and listed.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from curate import __version__
+from curate.errors import InputError, UsageError
+from curate.pairs import Pair
+from curate.score.files import write_scores_csv, write_summary_json
+from curate.score.metrics import PairScore, summarize
+
+#: Columns an imported file must have (metric.py's output; the index column may be unnamed).
+REQUIRED: tuple[str, ...] = ("sent_more", "sent_less", "sent_more_score", "sent_less_score")
+PREFERENCES: tuple[str, ...] = ("auto", "higher", "lower")
+
+
+@dataclass(frozen=True)
+class PublishedRow:
+    """One row of a published output file (``line``: its line in the file)."""
+
+    line: int
+    sent_more: str
+    sent_less: str
+    more_score: float
+    less_score: float
+    score: int | None
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """The scores on the dataset's pairs and what the import had to say about the file."""
+
+    scores: tuple[PairScore, ...]
+    prefer: str
+    swapped_rows: int
+    published_metric: float | None
+    disagreements: tuple[int, ...] = ()
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+
+def read_published(path: Path) -> list[PublishedRow]:
+    """The rows of a ``metric.py``-format CSV (header checked, numbers parsed)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read the published scores ({exc})") from None
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff"), newline=""))
+    missing = [c for c in REQUIRED if c not in (reader.fieldnames or ())]
+    if missing:
+        raise InputError(
+            f"{path}: line 1: not a metric.py output (missing {', '.join(missing)}); expected "
+            f"the columns {', '.join(REQUIRED)}, score"
+        )
+    rows = []
+    line = 2
+    for row in reader:
+        try:
+            more, less = float(row["sent_more_score"]), float(row["sent_less_score"])
+        except (TypeError, ValueError):
+            raise InputError(
+                f"{path}: line {line}: sent_more_score and sent_less_score must be numbers"
+            ) from None
+        published = (row.get("score") or "").strip()
+        rows.append(
+            PublishedRow(
+                line,
+                row["sent_more"] or "",
+                row["sent_less"] or "",
+                more,
+                less,
+                int(float(published)) if published else None,
+            )
+        )
+        line = reader.line_num + 1
+    return rows
+
+
+def _preference(rows: Sequence[PublishedRow], prefer: str) -> str:
+    if prefer != "auto":
+        return prefer
+    voted = [r for r in rows if r.score is not None and r.more_score != r.less_score]
+    if not voted:
+        return "higher"
+    higher = sum(r.score == int(r.more_score > r.less_score) for r in voted)
+    return "higher" if 2 * higher >= len(voted) else "lower"
+
+
+def _match(rows: Sequence[PublishedRow], pairs: Sequence[Pair], path: Path, data: str) -> list[tuple[Pair, bool]]:
+    """Each row's pair and whether its sentence columns are swapped; refuse any mismatch."""
+    if len(rows) != len(pairs):
+        raise InputError(
+            f"{path}: {len(rows)} rows, but {data} has {len(pairs)} pairs; the published "
+            "output must hold one row per pair of the dataset it was computed on"
+        )
+    by_text: dict[tuple[str, str], list[int]] = {}
+    for index, pair in enumerate(pairs):
+        by_text.setdefault((pair.sent_more, pair.sent_less), []).append(index)
+    used: set[int] = set()
+    out = []
+    for position, row in enumerate(rows):
+        swapped = False
+        candidates = by_text.get((row.sent_more, row.sent_less), [])
+        if not candidates:
+            candidates, swapped = by_text.get((row.sent_less, row.sent_more), []), True
+        free = [i for i in candidates if i not in used]
+        if not free:
+            raise InputError(
+                f"{path}: line {row.line}: its sentences are not a pair of {data}"
+                + (" (or that pair already matched an earlier row)" if candidates else "")
+                + f": {row.sent_more[:60]!r} / {row.sent_less[:60]!r}"
+            )
+        index = position if position in free else free[0]
+        used.add(index)
+        out.append((pairs[index], swapped))
+    return out
+
+
+def import_scores(
+    path: Path, pairs: Sequence[Pair], *, data: str, prefer: str = "auto"
+) -> ImportResult:
+    """Read a published output file and turn it into scores on ``pairs`` (``data`` names the
+    dataset in messages)."""
+    if prefer not in PREFERENCES:
+        raise UsageError(f"--import-prefer must be one of {', '.join(PREFERENCES)}, not {prefer!r}")
+    rows = read_published(path)
+    matched = _match(rows, pairs, path, data)
+    chosen = _preference(rows, prefer)
+    sign = 1.0 if chosen == "higher" else -1.0
+    scores = []
+    disagreements = []
+    for row, (pair, swapped) in zip(rows, matched, strict=True):
+        more, less = (row.less_score, row.more_score) if swapped else (row.more_score, row.less_score)
+        score = PairScore(
+            pair.pair_id, pair.sent_more, pair.sent_less, sign * more, sign * less,
+            pair.direction, pair.bias_type,
+        )
+        if row.score is not None and row.score != score.score:
+            disagreements.append(pair.pair_id)
+        scores.append(score)
+    published = [r.score for r in rows if r.score is not None]
+    scores.sort(key=lambda s: s.pair_id)
+    return ImportResult(
+        scores=tuple(scores),
+        prefer=chosen,
+        swapped_rows=sum(s for _, s in matched),
+        published_metric=100.0 * sum(published) / len(published) if published else None,
+        disagreements=tuple(sorted(disagreements)),
+    )
+
+
+def import_summary(
+    result: ImportResult, *, label: str, source: str, path: Path, data: dict[str, str], threshold: float
+) -> dict[str, Any]:
+    """The summary.json of an import: the usual summary plus where the numbers came from."""
+    return {
+        "tool": f"curate {__version__}",
+        "data": dict(data),
+        "model": label,
+        "model_kind": "imported",
+        "model_fingerprint": f"imported:{label}",
+        "tokenizer_fingerprint": "",
+        "method": f"imported:{source}",
+        "imported": {
+            "file": Path(path).name,
+            "sha256": hashlib.sha256(Path(path).read_bytes()).hexdigest(),
+            "prefer": result.prefer,
+            "negated": result.prefer == "lower",
+            "rows": len(result.scores),
+            "swapped_rows": result.swapped_rows,
+            "published_metric_score": result.published_metric,
+            "published_score_disagreements": len(result.disagreements),
+            "disagreeing_pair_ids": list(result.disagreements),
+        },
+        "summary": summarize(result.scores, threshold=threshold),
+    }
+
+
+def method_directory(source: str) -> str:
+    """The directory name of method ``imported:<source>`` (no colon in file names)."""
+    cleaned = "".join(c if c.isalnum() or c in "._-" else "-" for c in source).strip(".-")
+    if not cleaned:
+        raise UsageError(f"--import-source {source!r} has no usable characters")
+    return f"imported-{cleaned}"
+
+
+def write_import(result: ImportResult, summary: dict[str, Any], target: Path) -> None:
+    """Write ``scores.csv`` and ``summary.json`` of an import into ``target``."""
+    write_scores_csv(result.scores, target / "scores.csv")
+    write_summary_json(summary, target / "summary.json")
