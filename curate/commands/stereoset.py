@@ -59,6 +59,8 @@ def score_stereoset_file(
             f"{escape(o.slug)} {o.method}: {s.items} items, {s.sentences:,} sentences: "
             f"{s.cache_hits:,} from the cache, {s.computed:,} computed, {s.seconds:.1f} s"
         )
+        for task, route in o.document["routes"].items():
+            err.print(f"{escape(o.slug)} {o.method}: {task}: {escape(route['route'])} route")
         for note in o.document["notes"]:
             err.print(f"note: {escape(note)}")
         err.print(f"{escape(o.slug)} {o.method}: wrote {escape(str(o.directory))}")
