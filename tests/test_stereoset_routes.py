@@ -35,13 +35,13 @@ def _one_thread():
         yield
 
 
-def build_nsp_bert(directory: Path, seed: int = 1) -> Path:
+def build_nsp_bert(directory: Path, seed: int = 1, max_positions: int = 128) -> Path:
     """A tiny BERT saved as ``BertForPreTraining``: MLM and NSP heads both in the weights, as
     Google's checkpoints on the hub have them (built like tests/support/tiny_models.py)."""
     from transformers import BertConfig, BertForPreTraining
 
     tok = train_tokenizer("bert", training_corpus(), 1000)
-    wrapped = _wrap("bert", tok, 128)
+    wrapped = _wrap("bert", tok, max_positions)
     torch.manual_seed(seed)
     config = BertConfig(
         vocab_size=tok.get_vocab_size(),
@@ -50,7 +50,7 @@ def build_nsp_bert(directory: Path, seed: int = 1) -> Path:
         num_attention_heads=2,
         intermediate_size=64,
         initializer_range=0.3,
-        max_position_embeddings=128,
+        max_position_embeddings=max_positions,
         pad_token_id=tok.token_to_id("[PAD]"),
         architectures=["BertForPreTraining"],
     )

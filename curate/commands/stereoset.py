@@ -77,6 +77,9 @@ def render_results(outputs: Sequence[Any], source: str) -> None:
             title=f"StereoSet on {escape(source)}: {escape(o.slug)} {o.method} "
             "(LMS ideal 100, SS ideal 50, ICAT ideal 100)",
             title_justify="left",
+            caption="routes: "
+            + "; ".join(f"{task}: {escape(r['route'])}" for task, r in o.document["routes"].items()),
+            caption_justify="left",
         )
         for column in ("task", "domain", "items", "LMS", "SS", "ICAT"):
             table.add_column(column, justify="left" if column in ("task", "domain") else "right")
