@@ -170,7 +170,7 @@ def test_a_masked_lm_without_an_nsp_head_gets_one_sentence(project: Path) -> Non
         assert note.startswith("2 intersentence items not scored by stereoset-mlm")
         assert "stereoset-pll" in note and "stereoset-clm" in note
         # a BERT saved as BertForMaskedLM: its weights lack the head; a RoBERTa never has one
-        assert ("lack" in note) if family == "bert" else ("roberta has no next-sentence" in note)
+        assert ("lack" in note) if family == "bert" else ("roberta models have no next-sentence" in note)
 
 
 @pytest.mark.parametrize(("method", "bias_bench"), [("stereoset-mlm", False), ("stereoset-mlm-biasbench", True)])

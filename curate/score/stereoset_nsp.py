@@ -56,8 +56,12 @@ def _quiet() -> Iterator[None]:
 
 def nsp_head(lm: LoadedModel) -> NSPHead:
     """The model's pretrained NSP head (loaded once per loaded model), or the reason it has none."""
-    if lm in _HEADS:
-        return _HEADS[lm]
+    if lm not in _HEADS:
+        _HEADS[lm] = _load_head(lm)
+    return _HEADS[lm]
+
+
+def _load_head(lm: LoadedModel) -> NSPHead:
     from transformers import AutoModelForNextSentencePrediction
     from transformers.models.auto.modeling_auto import (
         MODEL_FOR_NEXT_SENTENCE_PREDICTION_MAPPING_NAMES,
@@ -65,22 +69,23 @@ def nsp_head(lm: LoadedModel) -> NSPHead:
 
     model_type = str(getattr(lm.model.config, "model_type", ""))
     if model_type not in MODEL_FOR_NEXT_SENTENCE_PREDICTION_MAPPING_NAMES:
-        head = NSPHead(missing=f"a {model_type or 'model'} has no next-sentence-prediction head")
-    else:
+        return NSPHead(missing=f"{model_type or 'such'} models have no next-sentence-prediction head")
+    try:
         with _quiet():
             model, info = AutoModelForNextSentencePrediction.from_pretrained(
                 _source(lm.name), dtype=torch.float32, output_loading_info=True
             )
-        missing = sorted(info.get("missing_keys") or ())
-        if missing:
-            head = NSPHead(missing=f"its weights lack {', '.join(missing[:2])}{' ...' if len(missing) > 2 else ''}")
-        else:
-            model.eval()
-            fingerprint = model_fingerprint(model)
-            model.to(device=lm.device, dtype=DTYPES[lm.dtype])
-            head = NSPHead(model, fingerprint)
-    _HEADS[lm] = head
-    return head
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return NSPHead(missing=f"its next-sentence-prediction model cannot be loaded: {reason}")
+    missing = sorted(info.get("missing_keys") or (), key=lambda k: ("seq_relationship" not in k, k))
+    if missing:
+        more = " ..." if len(missing) > 2 else ""
+        return NSPHead(missing=f"its weights lack {', '.join(missing[:2])}{more}")
+    model.eval()
+    fingerprint = model_fingerprint(model)
+    model.to(device=lm.device, dtype=DTYPES[lm.dtype])
+    return NSPHead(model, fingerprint)
 
 
 @torch.inference_mode()
