@@ -215,6 +215,10 @@ def test_method_names_parse_from_repeats_and_comma_lists():
         "clm-shared",
         "stereoset-mlm",  # StereoSet files only (tests/test_stereoset_score.py)
         "stereoset-clm",
+        "stereoset-mlm-biasbench",  # (tests/test_stereoset_routes.py)
+        "stereoset-pll",
+        "stereoset-clm-context-ratio",
+        "stereoset-clm-conditional",
     }
 
 

@@ -18,6 +18,7 @@ from curate.score.stereoset_lm import (
     item_scores,
     masked_sentence_scores,
     template_word,
+    uses_leading_space,
 )
 from tests.support import reference_stereoset as ref
 from tests.support.stereoset_data import stereoset_document, write_stereoset
@@ -97,10 +98,30 @@ def test_masked_lm_scores_equal_the_official_loader(gold: Path, family: str) -> 
     assert max(lengths) > 1
     with single_thread():
         ours = masked_sentence_scores(items, model, tokenizer, batch_size=7)
-        reference = ref.evaluate_intrasentence_discriminative(
-            model, tokenizer, str(gold), model_name_or_path=family
-        )
+        reference = ref.evaluate_intrasentence_discriminative(model, tokenizer, str(gold))
     _check_chain(gold, ours, reference)
+
+
+@pytest.mark.parametrize("family", ["bert", "roberta"])
+def test_the_leading_space_variant_equals_bias_bench(gold: Path, family: str) -> None:
+    from transformers import AutoModelForMaskedLM, AutoTokenizer
+
+    directory = tiny_model_dir(family)
+    tokenizer = AutoTokenizer.from_pretrained(directory)
+    model = AutoModelForMaskedLM.from_pretrained(directory).eval()
+    items = [item_of(p) for p in read_dataset(gold).pairs]
+    with single_thread():
+        ours = masked_sentence_scores(
+            items, model, tokenizer, batch_size=7, leading_space=uses_leading_space(model)
+        )
+        bias_bench = ref.evaluate_intrasentence_discriminative(
+            model, tokenizer, str(gold), bias_bench_model_name=f"tiny-{family}"
+        )
+        official = masked_sentence_scores(items, model, tokenizer, batch_size=7)
+    _check_chain(gold, ours, bias_bench)
+    # RoBERTa: the two loaders disagree on every sentence; BERT: they are the same computation
+    same = [ours[k] == pytest.approx(official[k], rel=1e-5) for k in ours]
+    assert all(same) if family == "bert" else not any(same)
 
 
 def _tiny_gpt2():

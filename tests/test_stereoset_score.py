@@ -145,7 +145,12 @@ def test_causal_lm_scores_intersentence_separately(project: Path) -> None:
     assert results["overall"]["count"] == 12
     rows = list(csv.DictReader((project / "out/score/dev/gpt2/stereoset-clm/scores.csv").open()))
     assert [r["kind"] for r in rows].count("intersentence") == 2
-    assert all(0 < float(r[c]) < 1 for r in rows for c in ("stereotype", "anti_stereotype", "unrelated"))
+    columns = ("stereotype", "anti_stereotype", "unrelated")
+    # intrasentence: probabilities; intersentence: the official ratio of two negative log2 means
+    assert all(0 < float(r[c]) < 1 for r in rows if r["kind"] == "intrasentence" for c in columns)
+    assert all(float(r[c]) > 0 for r in rows if r["kind"] == "intersentence" for c in columns)
+    assert document["routes"]["intersentence"]["route"] == "official GPT-2 ratio"
+    assert "intersentence: official GPT-2 ratio route" in result.output
 
 
 def test_rerun_comes_from_the_cache_and_is_byte_identical(project: Path) -> None:

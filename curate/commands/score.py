@@ -168,9 +168,12 @@ def score(
     gets <out>/<model>/scores.csv and summary.json (<out>/<model>/<method>/ for the methods
     other than pll). A pair counts as biased when sent_more scores higher, whatever the method. A StereoSet file (detected
     from its content) is scored with StereoSet's own methods and metrics instead: stereoset-mlm
-    for a masked LM, stereoset-clm for a causal LM, giving LMS, SS and ICAT per target term,
-    per domain and overall (stereoset.json and scores.csv in <out>/<model>/<method>/). Masked LMs skip
-    the intersentence items (the next-sentence-prediction route is not implemented). Methods:
+    for a masked LM, stereoset-clm for a causal LM (the official code's routes; the other
+    stereoset-* methods below are the peers' and the paper's variants), giving LMS, SS and ICAT
+    per target term, per domain and overall (stereoset.json and scores.csv in
+    <out>/<model>/<method>/, with the route that ran for each task). A masked LM scores the
+    intersentence items with its pretrained next-sentence-prediction head, or skips them with a
+    note when it has none. Methods:
     """
     input_format = dataset_format(input_format)
     if import_file is not None:

@@ -59,6 +59,8 @@ def score_stereoset_file(
             f"{escape(o.slug)} {o.method}: {s.items} items, {s.sentences:,} sentences: "
             f"{s.cache_hits:,} from the cache, {s.computed:,} computed, {s.seconds:.1f} s"
         )
+        for task, route in o.document["routes"].items():
+            err.print(f"{escape(o.slug)} {o.method}: {task}: {escape(route['route'])} route")
         for note in o.document["notes"]:
             err.print(f"note: {escape(note)}")
         err.print(f"{escape(o.slug)} {o.method}: wrote {escape(str(o.directory))}")
@@ -75,6 +77,9 @@ def render_results(outputs: Sequence[Any], source: str) -> None:
             title=f"StereoSet on {escape(source)}: {escape(o.slug)} {o.method} "
             "(LMS ideal 100, SS ideal 50, ICAT ideal 100)",
             title_justify="left",
+            caption="routes: "
+            + "; ".join(f"{task}: {escape(r['route'])}" for task, r in o.document["routes"].items()),
+            caption_justify="left",
         )
         for column in ("task", "domain", "items", "LMS", "SS", "ICAT"):
             table.add_column(column, justify="left" if column in ("task", "domain") else "right")

@@ -277,7 +277,7 @@ def stereoset_diff_report(
             texts = []
             notes: list[str] = []
             for version_label, dataset in ((before_label, before_ds), (after_label, after_ds)):
-                items, skipped = scored_items(dataset, kind)
+                items, skipped = scored_items(dataset, kind, lm=lm)
                 notes.extend(n for n in skipped if n not in notes)
 
                 def report(done: int, total: int, v: str = version_label, m: str = label) -> None:

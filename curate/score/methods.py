@@ -49,9 +49,10 @@ PLL_PASS = "crows-pairs-pll/1"
 PLL_L2R_PASS = "pll-word-l2r/1"
 CLM_PASS = "clm-next-token/1"
 MASKED_COPY_PASSES = frozenset({PLL_PASS, PLL_L2R_PASS})
-#: The cache passes of the StereoSet methods: one row per sentence score.
-STEREOSET_MLM_PASS = "stereoset-mlm/1"
-STEREOSET_CLM_PASS = "stereoset-clm/1"
+#: The StereoSet methods' names as pass ids; their cache passes are per route
+#: (:mod:`curate.score.stereoset_routes`).
+STEREOSET_MLM_PASS = "stereoset-mlm"
+STEREOSET_CLM_PASS = "stereoset-clm"
 
 METHODS: dict[str, Method] = {
     m.name: m
@@ -123,12 +124,34 @@ METHODS: dict[str, Method] = {
             "stereoset-mlm",
             "masked",
             STEREOSET_MLM_PASS,
-            "template word",
+            "template word / NSP",
             "mean probability",
-            "StereoSet files only (Nadeem et al. 2021, official evaluation): mean softmax "
-            "probability of the template word's tokens, each masked in the context with the "
-            "tokens before it filled in; intersentence items are skipped (the NSP-head route is "
-            "not implemented).",
+            "StereoSet files only, the official code (Nadeem et al. 2021): intrasentence, mean "
+            "probability of the template word's tokens (the word encoded as it is, as the "
+            "official IntrasentenceLoader); intersentence, p(IsNext) from the pretrained "
+            "next-sentence-prediction head (skipped, with a note, for a model without one).",
+            dataset="stereoset",
+        ),
+        Method(
+            "stereoset-mlm-biasbench",
+            "masked",
+            "stereoset-mlm-biasbench",
+            "template word / NSP",
+            "mean probability",
+            "StereoSet files only: as stereoset-mlm, but the template word encoded with a "
+            "leading space for RoBERTa-family models, as bias-bench does (one mask for "
+            "'Ġhispanic' where the official code has three); the same numbers for BERT.",
+            dataset="stereoset",
+        ),
+        Method(
+            "stereoset-pll",
+            "masked",
+            "stereoset-pll",
+            "context tokens",
+            "sum",
+            "StereoSet files only, the seed paper's Table 7 pseudo-log-likelihood: intrasentence, "
+            "mask each token but the filled word's and sum the log-probabilities; "
+            "intersentence, the PLL of the context sentence with the candidate after it.",
             dataset="stereoset",
         ),
         Method(
@@ -136,10 +159,30 @@ METHODS: dict[str, Method] = {
             "causal",
             STEREOSET_CLM_PASS,
             "all",
+            "geometric mean probability / ratio",
+            "StereoSet files only, the official GPT-2 code: intrasentence, geometric mean "
+            "probability of the sentence's tokens, the first given <|endoftext|>; "
+            "intersentence, evaluate_intersentence's no_context_score / context_score.",
+            dataset="stereoset",
+        ),
+        Method(
+            "stereoset-clm-context-ratio",
+            "causal",
+            "stereoset-clm-context-ratio",
+            "all",
+            "log ratio",
+            "StereoSet files only: as stereoset-clm, but intersentence candidates ranked as the "
+            "seed paper describes, log2 of their probability given the context over alone.",
+            dataset="stereoset",
+        ),
+        Method(
+            "stereoset-clm-conditional",
+            "causal",
+            "stereoset-clm-conditional",
+            "all",
             "geometric mean probability",
-            "StereoSet files only (official evaluation for GPT-2): geometric mean probability of "
-            "the sentence's tokens, the first given <|endoftext|>; intersentence items: of the "
-            "continuation's tokens given the context.",
+            "StereoSet files only: as stereoset-clm, but intersentence candidates scored by "
+            "their geometric mean probability given the context (curate's earlier route).",
             dataset="stereoset",
         ),
     )
