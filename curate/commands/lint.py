@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from curate.benchmarks import benchmark_of
 from curate.commands.common import (
     INPUT_FORMAT,
     OUTPUT_FORMAT,
@@ -26,6 +27,7 @@ from curate.formats import Dataset, write_dataset
 from curate.lint import LintSettings, all_rules, fix_pairs, lint_pairs, report, settings_from_table
 from curate.lint.inputs import skip_unavailable
 from curate.lint.presets import PRESETS, preset_settings
+from curate.lint.profiles import apply_profile
 from curate.tokencache import persistent_splits
 
 #: Caches live here, under the project root (git-ignored).
@@ -142,8 +144,12 @@ def _lint_and_report(
     statistics: bool,
     fmt: TableFormat,
 ) -> None:
+    benchmark = benchmark_of(dataset)
+    settings, notes = apply_profile(settings, benchmark)
     settings, skipped = skip_unavailable(settings, dataset.fields)
-    notes = [s.note() for s in skipped]
+    notes += [s.note() for s in skipped]
+    if benchmark.lint.precision:
+        notes.append(benchmark.lint.precision)
     pairs = list(dataset.pairs)
     if fix:
         if output is None:
