@@ -27,12 +27,12 @@ if TYPE_CHECKING:
 class Column:
     """One column of a benchmark's files and the :class:`~curate.pairs.Pair` field it holds.
 
-    ``kind`` names the cell's type for every container (``int``, ``str``, ``label``, ``labels``
-    (a list of lists of labels), ``strings`` (a list of strings)); readers parse a cell with the
-    shared parser of its kind, writers format it back, and Parquet stores it as ``arrow``
-    (``string``, ``int64``, ``label`` (int64 in the HF layout, string otherwise), ``labels``,
-    ``strings``: see :func:`curate.formats.columns.arrow_type`). ``required`` columns must be in
-    every file of the benchmark.
+    ``kind`` names the cell's type and so its parser and writer for every container (``int``,
+    ``str``, ``direction`` (stereo/antistereo), ``label`` (a bias type), ``labels`` (a list of
+    lists of bias types), ``strings`` (a list of strings); :func:`curate.formats.rows._cell`).
+    Parquet stores it as ``arrow`` (``string``, ``int64``, ``label`` (int64 in the HF layout,
+    string otherwise), ``labels``, ``strings``: :func:`curate.formats.rows.arrow_type`).
+    ``required`` columns must be in every file of the benchmark.
     """
 
     name: str
