@@ -25,7 +25,7 @@ from typing import Any
 
 from curate.errors import InputError, UsageError
 from curate.fileio import read_input_bytes, write_bytes_atomic
-from curate.formats.dataset import Dataset, Shape, StereoSetItem, shared_fields
+from curate.formats.dataset import Dataset, Shape, shared_fields
 from curate.formats.delimited import pairs_only, parse_pairs
 from curate.formats.upstream import format_pairs, log_warnings, write_pairs
 from curate.pairs import Pair
@@ -65,6 +65,10 @@ def __getattr__(name: str) -> Any:
         return benchmarks.output_formats()
     if name == "SUFFIXES":
         return {f: s for b in benchmarks.all_benchmarks().values() for f, s in b.suffixes.items()}
+    if name == "StereoSetItem":
+        from curate.benchmarks.stereoset.items import StereoSetItem
+
+        return StereoSetItem
     if name in ("item_of", "pair_of"):
         from curate.benchmarks.stereoset import io
 
