@@ -14,7 +14,7 @@ import ast
 import functools
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from curate.benchmarks import BENCHMARKS, Column, all_benchmarks
@@ -55,10 +55,12 @@ ID_COLUMNS: tuple[str, ...] = ("", "id", "Unnamed: 0", "index", "pair_id")
 @functools.cache
 def _known(benchmarks: tuple[str, ...]) -> dict[str, Column]:
     columns = {c.name: c for c in CROWS_COLUMNS[1:]}
+    fields = {c.field for c in CROWS_COLUMNS}
     for benchmark in all_benchmarks().values():
-        for column in benchmark.columns:
-            if column.field != "pair_id":
-                columns.setdefault(column.name, column)
+        for column in benchmark.columns:  # its own fields, optional in the shared shapes
+            if column.field not in fields and column.name not in columns:
+                columns[column.name] = replace(column, required=False)
+                fields.add(column.field)
     return columns
 
 

@@ -70,7 +70,7 @@ class UnknownBiasType(Rule):
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         # the labels of the pair's benchmark (a StereoSet item, which keeps its item id, is
         # labelled with StereoSet's four domains)
-        known = of_pairs((ctx.pair,)).labels
+        known = ctx.settings.labels or of_pairs((ctx.pair,)).labels
         if ctx.pair.bias_type not in known:
             yield Violation(f"bias_type {ctx.pair.bias_type!r} is not one of {', '.join(known)}")
 
