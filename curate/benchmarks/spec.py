@@ -12,7 +12,7 @@ scoring route, diff-report and statistics in.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,14 +49,18 @@ class LintProfile:
     ``select``: codes or prefixes of the shared rules (:mod:`curate.lint.rules`) that apply
     (``("ALL",)``: every one); ``off``: those whose premise the design breaks (each with the
     reason, shown by ``curate lint``); ``rules``: the benchmark's own rule classes, registered
-    beside the shared ones (their codes must not collide). ``precision``: the measured precision
-    of the profile on the benchmark's data, printed by ``curate lint`` (``None``: not measured).
+    beside the shared ones (their codes must not collide; a family letter of their own).
+    ``precision``: the measured precision of the profile on the benchmark's data, printed by
+    ``curate lint`` (``None``: not measured).
     """
 
     select: tuple[str, ...] = ("ALL",)
     off: dict[str, str] = field(default_factory=dict)
     rules: tuple[type[Rule], ...] = ()
     precision: str | None = None
+    #: What its own rules read beside each pair (``PairContext.item``), by pair id, from the
+    #: dataset (e.g. StereoSet's validators' labels from the JSON document); ``None``: nothing.
+    items: Callable[[Dataset], Mapping[int, Any]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

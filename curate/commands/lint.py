@@ -169,7 +169,8 @@ def _lint_and_report(
             f"wrote {user_text(output)}"
         )
         pairs, output = result.pairs, None
-    findings = _run(pairs, settings)
+    items = benchmark.lint.items(dataset) if benchmark.lint.items else None
+    findings = _run(pairs, settings, items)
     if statistics:
         text = report.format_statistics(findings, len(pairs), notes)
     else:
@@ -185,7 +186,7 @@ def _lint_and_report(
         raise typer.Exit(1)
 
 
-def _run(pairs, settings: LintSettings):
+def _run(pairs, settings: LintSettings, items=None):
     with Progress(
         TextColumn("linting"),
         BarColumn(),
@@ -197,7 +198,10 @@ def _run(pairs, settings: LintSettings):
     ) as progress:
         task = progress.add_task("lint", total=len(pairs))
         return lint_pairs(
-            pairs, settings, progress=lambda done: progress.update(task, completed=done)
+            pairs,
+            settings,
+            progress=lambda done: progress.update(task, completed=done),
+            items=items,
         )
 
 
