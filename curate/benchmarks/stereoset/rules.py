@@ -32,20 +32,28 @@ def _words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
 
+def _norm(text: str) -> str:
+    """Lower case, single spaces, no final mark: what E004 leaves to the T rules."""
+    return re.sub(r"\s+", " ", text).strip().rstrip(".!?").rstrip().lower()
+
+
 def fill(context: str, sentence: str) -> str | None:
-    """The words of ``sentence`` that fill the context's BLANK, or None when the words around
-    the blank differ from the context's (case, punctuation and spacing aside)."""
+    """The (lower-cased) words of ``sentence`` that fill the context's BLANK, or None when the
+    text around the blank differs from the context's (case, spacing and the final mark aside).
+
+    A blank glued to a suffix ("BLANKed": "protected") and a blank repeated in the context
+    (each filled with the same words) are both read.
+    """
     if BLANK not in context:
         return None
-    before, _, after = context.partition(BLANK)
-    head, tail, words = _words(before), _words(after), _WORD.findall(sentence)
-    lower = [w.lower() for w in words]
-    if len(lower) < len(head) + len(tail) or lower[: len(head)] != head:
+    pieces = [re.sub(r"\s+", " ", piece).lower() for piece in context.split(BLANK)]
+    pieces[0] = pieces[0].lstrip()
+    pieces[-1] = pieces[-1].rstrip().rstrip(".!?").rstrip()
+    match = re.fullmatch("(.+?)".join(map(re.escape, pieces)), _norm(sentence))
+    if match is None:
         return None
-    if tail and lower[len(lower) - len(tail) :] != tail:
-        return None
-    middle = words[len(head) : len(words) - len(tail)]
-    return " ".join(middle) if middle else None
+    words = {group.strip() for group in match.groups()}
+    return words.pop() if len(words) == 1 and "" not in words else None
 
 
 def options(ctx: PairContext) -> dict[str, str]:
@@ -140,13 +148,14 @@ class RelatednessContradicted(Rule):
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         labels = item_labels(ctx.item) if isinstance(ctx.item, Mapping) else {}
         for gold, votes in labels.items():
-            majority = _majority(votes)
-            if majority is None or gold not in OPTIONS:
+            if gold not in OPTIONS or not votes:
                 continue
-            if gold == "unrelated" and majority != "unrelated":
-                yield Violation(f"most validators labelled the unrelated option {majority!r}")
-            elif gold != "unrelated" and majority == "unrelated":
-                yield Violation(f"most validators labelled the {gold} option 'unrelated'")
+            unrelated = sum(v == "unrelated" for v in votes)
+            related = len(votes) - unrelated  # stereotype, anti-stereotype or related
+            if gold == "unrelated" and 2 * related > len(votes):
+                yield Violation(f"{related} of {len(votes)} validators called the unrelated option related")
+            elif gold != "unrelated" and 2 * unrelated > len(votes):
+                yield Violation(f"{unrelated} of {len(votes)} validators called the {gold} option unrelated")
 
 
 class StereotypeLabelsSwapped(Rule):
