@@ -3,9 +3,14 @@ detection finds each benchmark's files from their content."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+import pytest
+from typer.testing import CliRunner
+
 from curate import benchmarks
+from curate.cli import app
 from curate.formats import read_dataset
 from curate.pairs import Pair
 from tests.support.stereoset_data import write_stereoset
@@ -35,3 +40,20 @@ def test_detection_asks_each_benchmark(tmp_path: Path, crows_pairs_path: Path) -
     assert read_dataset(crows_pairs_path).benchmark == "crows-pairs"
     # a JSON-lines record is a pair file, not a StereoSet document
     assert benchmarks.detect(b'{"sent_more": "a", "data": 1}\n')[0].name == "crows-pairs"
+
+
+def test_fetch_a_benchmark_gets_its_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`curate fetch stereoset` fetches the sources its benchmark declares (from the mirror)."""
+    mirror = os.environ.get("CURATE_DATA_MIRROR")
+    if not mirror or not (Path(mirror) / "stereoset_dev.json").is_file():
+        pytest.skip("no data mirror with stereoset_dev.json")
+    repo = Path(__file__).resolve().parents[1]
+    (tmp_path / "data" / "raw").mkdir(parents=True)
+    (tmp_path / "pyproject.toml").write_text("[tool.curate]\n")
+    (tmp_path / "data/raw/sources.toml").write_text((repo / "data/raw/sources.toml").read_text())
+    monkeypatch.chdir(tmp_path)
+    assert benchmarks.get("stereoset").fetch_sources == ("stereoset-dev",)
+    result = CliRunner().invoke(app, ["fetch", "stereoset"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "data/raw/stereoset_dev.json").is_file()
+    assert "stereoset-dev" in result.stderr

@@ -9,6 +9,7 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, Trans
 from rich.table import Table
 from rich.text import Text
 
+from curate import benchmarks
 from curate import sources as sources_lib
 from curate.benchmarks import Benchmark, benchmark_of
 from curate.commands.common import (
@@ -36,7 +37,9 @@ def register(app: typer.Typer) -> None:
 
 @handles_errors
 def fetch(
-    name: str | None = typer.Argument(None, help="Source name from data/raw/sources.toml."),
+    name: str | None = typer.Argument(
+        None, help="Source name from data/raw/sources.toml, or a benchmark name (all its sources)."
+    ),
     origin: str | None = typer.Option(
         None,
         "--from",
@@ -77,7 +80,20 @@ def fetch(
     if not name:
         known = ", ".join(registry)
         raise UsageError(f"name a source to fetch ({known}) or use --list")
-    source = sources_lib.get_source(registry, name)
+    for source in _sources_of(registry, name):
+        _fetch_one(source, dest_dir, origin, timeout, force, cfg.root)
+
+
+def _sources_of(registry: dict, name: str) -> list:
+    """The source called ``name``, or every fetch source of the benchmark called ``name``
+    (``curate fetch stereoset``): a source name wins when both exist."""
+    benchmark = benchmarks.all_benchmarks().get(name)
+    if name not in registry and benchmark is not None and benchmark.fetch_sources:
+        return [sources_lib.get_source(registry, n) for n in benchmark.fetch_sources]
+    return [sources_lib.get_source(registry, name)]
+
+
+def _fetch_one(source, dest_dir: Path, origin: str | None, timeout: float, force: bool, root: Path) -> None:
     with Progress(
         TextColumn(f"fetching {user_text(source.name)}"),
         BarColumn(),
@@ -94,7 +110,7 @@ def fetch(
         result = sources_lib.fetch(
             source, dest_dir, origin, timeout=timeout, force=force, progress=report
         )
-    rel = shown_path(result.path, cfg.root)
+    rel = shown_path(result.path, root)
     if result.action == "already present":
         err.print(
             f"{user_text(source.name)}: {user_text(rel)} already present and verified "
