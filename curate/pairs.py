@@ -128,3 +128,26 @@ def sentence_control_characters(text: str) -> list[str]:
     inside a sentence), and so is NEL (U+0085), which Unicode counts as a line break.
     """
     return [c for c in control_characters(text, allow_whitespace=True) if c != "\\x85"]
+
+
+#: Names that moved to the readers and writers (:mod:`curate.formats`) when this module stopped
+#: importing them; kept importable from here, lazily (no import cycle), for code written
+#: against the old layout (parallel branches, user scripts). New code imports from the target.
+_MOVED = {
+    "read_pairs": "curate.formats",
+    "write_pairs": "curate.formats",
+    "parse_pairs": "curate.formats",
+    "format_pairs": "curate.formats",
+    "log_warnings": "curate.formats",
+    "cell": "curate.formats.upstream",
+    "pair_row": "curate.formats.upstream",
+    "read_text_utf8": "curate.fileio",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        import importlib
+
+        return getattr(importlib.import_module(_MOVED[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
