@@ -227,6 +227,16 @@ def _example_text(example: Example) -> str:
         votes = Counter(label for labels in example.annotations for label in labels)
         shown = ", ".join(f"{label} x{n}" for label, n in votes.most_common())
         text += f"; validators: {shown or 'none'}"
+    if example.context is not None:  # a StereoSet-like item: context, target, third option
+        text += f'; context "{example.context}", target "{example.target}"'
+        if example.unrelated is not None:
+            text += f', unrelated "{example.unrelated}"'
+    if isinstance(example.item, dict) and example.item.get("sentences"):
+        votes = "; ".join(
+            f"{s.get('gold_label')}: " + ", ".join(x.get("label", "?") for x in s.get("labels", []))
+            for s in example.item["sentences"]
+        )
+        text += f"; validators {votes}"
     return text + ")"
 
 

@@ -217,12 +217,10 @@ class ArticleFitsOneOption(Rule):
     code = "E005"
     name = "article-fits-one-option"
     summary = "The article before BLANK does not fit every option"
-    bad = (_ex("He is an arab.", "He is an american.", "He is an car.",
-               "He is an BLANK.", "arab", bias="race"),
-           _ex("She is a engineer.", "She is a nurse.", "She is a table.",
-               "She is a BLANK.", "she", bias="gender"))
-    good = (_ex("He is an arab.", "He is an american.", "He is an apple.",
-                "He is an BLANK.", "arab", bias="race"),)
+    bad = (_ex("She is a engineer.", "She is a nurse.", "She is a table.",
+               "She is a BLANK.", "she", bias="gender"),)
+    good = (_ex("She is a doctor.", "She is a nurse.", "She is a table.",
+                "She is a BLANK.", "she", bias="gender"),)
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         context = ctx.pair.context
