@@ -57,3 +57,25 @@ def test_fetch_a_benchmark_gets_its_sources(tmp_path: Path, monkeypatch: pytest.
     assert result.exit_code == 0, result.output
     assert (tmp_path / "data/raw/stereoset_dev.json").is_file()
     assert "stereoset-dev" in result.stderr
+
+
+def _imports(module: str) -> set[str]:
+    import ast
+    import importlib
+
+    source = Path(importlib.import_module(module).__file__ or "").read_text(encoding="utf-8")
+    return {
+        node.module if isinstance(node, ast.ImportFrom) else alias.name
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+        if (node.module if isinstance(node, ast.ImportFrom) else alias.name)
+    }
+
+
+def test_the_record_module_imports_no_reader() -> None:
+    """pairs.py is below the readers (no pairs <-> formats cycle); column tables import no
+    reader either, so the record module can build its field lists from them."""
+    assert not any(m.startswith("curate.formats") for m in _imports("curate.pairs"))
+    for module in ("curate.benchmarks.crows_pairs.columns", "curate.benchmarks.stereoset.columns"):
+        assert _imports(module) <= {"__future__", "curate.benchmarks.spec", "curate.benchmarks.crows_pairs.columns"}
