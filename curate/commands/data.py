@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
 from rich.table import Table
 from rich.text import Text
 
+from curate import benchmarks
 from curate import sources as sources_lib
+from curate.benchmarks import Benchmark, benchmark_of
 from curate.commands.common import (
     INPUT_FORMAT,
     ReportFormat,
@@ -36,7 +37,9 @@ def register(app: typer.Typer) -> None:
 
 @handles_errors
 def fetch(
-    name: str | None = typer.Argument(None, help="Source name from data/raw/sources.toml."),
+    name: str | None = typer.Argument(
+        None, help="Source name from data/raw/sources.toml, or a benchmark name (all its sources)."
+    ),
     origin: str | None = typer.Option(
         None,
         "--from",
@@ -77,7 +80,20 @@ def fetch(
     if not name:
         known = ", ".join(registry)
         raise UsageError(f"name a source to fetch ({known}) or use --list")
-    source = sources_lib.get_source(registry, name)
+    for source in _sources_of(registry, name):
+        _fetch_one(source, dest_dir, origin, timeout, force, cfg.root)
+
+
+def _sources_of(registry: dict, name: str) -> list:
+    """The source called ``name``, or every fetch source of the benchmark called ``name``
+    (``curate fetch stereoset``): a source name wins when both exist."""
+    benchmark = benchmarks.all_benchmarks().get(name)
+    if name not in registry and benchmark is not None and benchmark.fetch_sources:
+        return [sources_lib.get_source(registry, n) for n in benchmark.fetch_sources]
+    return [sources_lib.get_source(registry, name)]
+
+
+def _fetch_one(source, dest_dir: Path, origin: str | None, timeout: float, force: bool, root: Path) -> None:
     with Progress(
         TextColumn(f"fetching {user_text(source.name)}"),
         BarColumn(),
@@ -94,7 +110,7 @@ def fetch(
         result = sources_lib.fetch(
             source, dest_dir, origin, timeout=timeout, force=force, progress=report
         )
-    rel = shown_path(result.path, cfg.root)
+    rel = shown_path(result.path, root)
     if result.action == "already present":
         err.print(
             f"{user_text(source.name)}: {user_text(rel)} already present and verified "
@@ -128,16 +144,17 @@ def stats(
     dataset = load_dataset(path, input_format)
     if not dataset.pairs and not dataset.intersentence:
         raise InputError(f"{shown_path(path, cfg.root)}: no pairs (the file holds only a header)")
-    result = compute_stats(dataset.pairs, dataset.intersentence)
+    benchmark = benchmark_of(dataset, by_columns=True)
+    result = compute_stats(dataset.pairs, dataset.intersentence, benchmark)
     # an absent column is unknown, not empty: say which one it is
     result["validator_agreement"]["annotations_column"] = "annotations" in dataset.fields
     if fmt is ReportFormat.json:
         print_json(result)
         return
-    _render_stats(result, shown_path(path, cfg.root))
+    _render_stats(result, shown_path(path, cfg.root), benchmark)
 
 
-def _render_stats(result: dict, source: str) -> None:
+def _render_stats(result: dict, source: str, benchmark: Benchmark) -> None:
     total = result["pairs"]
     dirs = result["directions"]
     out.print(
@@ -178,8 +195,8 @@ def _render_stats(result: dict, source: str) -> None:
         + ", ".join(f"{k}: {v}" for k, v in lengths["word_count_difference"].items())
     )
 
-    if "stereoset" in result:
-        _render_stereoset(result["stereoset"])
+    if benchmark.report_section is not None and benchmark.name in result:
+        benchmark.report_section(result[benchmark.name], out)
     agreement = result["validator_agreement"]
     n = agreement["pairs_with_annotations"]
     out.print()
@@ -198,24 +215,4 @@ def _render_stats(result: dict, source: str) -> None:
     table = Table("validators listing bias_type", "pairs", title_justify="left")
     for k, v in agreement["label_supported_by"].items():
         table.add_row(str(k), str(v))
-    out.print(table)
-
-
-def _render_stereoset(counts: dict) -> None:
-    out.print()
-    table = Table(title="StereoSet items per domain (target terms)", title_justify="left")
-    for column in ("domain", "intrasentence", "intersentence"):
-        table.add_column(column, justify="left" if column == "domain" else "right")
-    domains = dict.fromkeys([*counts["intrasentence"]["by_domain"], *counts["intersentence"]["by_domain"]])
-    for domain in domains:
-        cells = []
-        for task in ("intrasentence", "intersentence"):
-            row = counts[task]["by_domain"].get(domain, {"items": 0, "targets": 0})
-            cells.append(f"{row['items']} ({row['targets']})")
-        table.add_row(escape(domain), *cells)
-    table.add_row(
-        "total",
-        *(f"{counts[t]['items']} ({counts[t]['targets']})" for t in ("intrasentence", "intersentence")),
-        style="bold",
-    )
     out.print(table)

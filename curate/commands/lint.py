@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from curate.benchmarks import benchmark_of
 from curate.commands.common import (
     INPUT_FORMAT,
     OUTPUT_FORMAT,
@@ -27,6 +28,7 @@ from curate.instrument.rules import BY_CODE as INSTRUMENT_RULES
 from curate.lint import LintSettings, all_rules, fix_pairs, lint_pairs, report, settings_from_table
 from curate.lint.inputs import skip_unavailable
 from curate.lint.presets import PRESETS, preset_settings
+from curate.lint.profiles import apply_profile
 from curate.tokencache import persistent_splits
 
 #: Caches live here, under the project root (git-ignored).
@@ -143,8 +145,13 @@ def _lint_and_report(
     statistics: bool,
     fmt: TableFormat,
 ) -> None:
+    # StereoSet pairs written to CSV keep StereoSet's design: the profile follows the columns
+    benchmark = benchmark_of(dataset, by_columns=True)
+    settings, notes = apply_profile(settings, benchmark)
     settings, skipped = skip_unavailable(settings, dataset.fields)
-    notes = [s.note() for s in skipped]
+    notes += [s.note() for s in skipped]
+    if benchmark.lint.precision:
+        notes.append(benchmark.lint.precision)
     pairs = list(dataset.pairs)
     if fix:
         if output is None:
@@ -163,7 +170,8 @@ def _lint_and_report(
             f"wrote {user_text(output)}"
         )
         pairs, output = result.pairs, None
-    findings = _run(pairs, settings)
+    items = benchmark.lint.items(dataset) if benchmark.lint.items else None
+    findings = _run(pairs, settings, items)
     if statistics:
         text = report.format_statistics(findings, len(pairs), notes)
     else:
@@ -179,7 +187,7 @@ def _lint_and_report(
         raise typer.Exit(1)
 
 
-def _run(pairs, settings: LintSettings):
+def _run(pairs, settings: LintSettings, items=None):
     with Progress(
         TextColumn("linting"),
         BarColumn(),
@@ -191,7 +199,10 @@ def _run(pairs, settings: LintSettings):
     ) as progress:
         task = progress.add_task("lint", total=len(pairs))
         return lint_pairs(
-            pairs, settings, progress=lambda done: progress.update(task, completed=done)
+            pairs,
+            settings,
+            progress=lambda done: progress.update(task, completed=done),
+            items=items,
         )
 
 

@@ -14,7 +14,7 @@ jsonl          one JSON object per line with the same columns
 parquet        the same columns in Parquet
 hf-csv/-jsonl/-parquet  the Hugging Face ``crows_pairs`` layout (integer class labels; the CSV
                is pandas' export: unnamed index, ``id``, numpy-repr list cells)
-stereoset      StereoSet JSON: intrasentence items as pairs, intersentence items kept
+stereoset      StereoSet JSON (read by :mod:`curate.benchmarks.stereoset`)
 upstream       (output only) the eight upstream CSV columns, unknown cells empty
 =============  ==========================================================================
 """
@@ -22,23 +22,14 @@ upstream       (output only) the eight upstream CSV columns, unknown cells empty
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from curate.errors import InputError, UsageError
 from curate.fileio import read_input_bytes, write_bytes_atomic
-from curate.formats.dataset import (
-    INPUT_FORMATS,
-    OUTPUT_FORMATS,
-    SUFFIXES,
-    Dataset,
-    Shape,
-    StereoSetItem,
-    shared_fields,
-)
-from curate.formats.delimited import format_delimited, pairs_only, parse_delimited
-from curate.formats.detect import detect_format
-from curate.formats.stereoset import format_stereoset, item_of, pair_of, parse_stereoset
-from curate.formats.tabular import format_jsonl, parquet_bytes, parse_jsonl, read_parquet
-from curate.pairs import read_text_utf8
+from curate.formats.dataset import Dataset, Shape, shared_fields
+from curate.formats.delimited import pairs_only, parse_pairs
+from curate.formats.upstream import format_pairs, log_warnings, write_pairs
+from curate.pairs import Pair
 
 __all__ = [
     "INPUT_FORMATS",
@@ -49,13 +40,49 @@ __all__ = [
     "StereoSetItem",
     "detect_format",
     "format_dataset",
+    "format_pairs",
     "item_of",
+    "log_warnings",
     "pair_of",
     "pairs_only",
+    "parse_pairs",
     "read_dataset",
+    "read_pairs",
     "shared_fields",
     "write_dataset",
+    "write_pairs",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The format lists, asked of the benchmark registry when first used (so that a benchmark
+    added to :data:`curate.benchmarks.BENCHMARKS` brings its formats), and the StereoSet item
+    conversions (re-exported from :mod:`curate.benchmarks.stereoset.io` for their callers)."""
+    from curate import benchmarks
+
+    if name == "INPUT_FORMATS":
+        return benchmarks.input_formats()
+    if name == "OUTPUT_FORMATS":
+        return benchmarks.output_formats()
+    if name == "SUFFIXES":
+        return {f: s for b in benchmarks.all_benchmarks().values() for f, s in b.suffixes.items()}
+    if name == "StereoSetItem":
+        from curate.benchmarks.stereoset.items import StereoSetItem
+
+        return StereoSetItem
+    if name in ("item_of", "pair_of"):
+        from curate.benchmarks.stereoset import io
+
+        return getattr(io, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def detect_format(data: bytes) -> str:
+    """The input format of a file's bytes, asked of every benchmark (see
+    :func:`curate.benchmarks.detect`)."""
+    from curate import benchmarks
+
+    return benchmarks.detect(data)[1]
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -70,42 +97,43 @@ def _read_bytes(path: Path) -> bytes:
 
 
 def read_dataset(path: Path | str, input_format: str | None = None) -> Dataset:
-    """Read a dataset file in any known shape (detected from content unless forced)."""
+    """Read a dataset file of any benchmark in any of its shapes (detected from content unless
+    forced)."""
+    from curate import benchmarks
+
     path = Path(path)
-    source = str(path)
-    if input_format is not None and input_format not in INPUT_FORMATS:
+    formats = benchmarks.input_formats()
+    if input_format is not None and input_format not in formats:
         raise UsageError(
-            f"unknown input format {input_format!r}; expected one of {', '.join(INPUT_FORMATS)}"
+            f"unknown input format {input_format!r}; expected one of {', '.join(formats)}"
         )
     data = _read_bytes(path)
-    fmt = input_format or detect_format(data)
-    if fmt in ("parquet", "hf-parquet"):
-        return read_parquet(path, source, forced_hf=True if fmt == "hf-parquet" else None)
-    text = read_text_utf8(path)
-    if fmt in ("jsonl", "hf-jsonl"):
-        return parse_jsonl(text, source, forced_hf=True if fmt == "hf-jsonl" else None)
-    if fmt == "stereoset":
-        return parse_stereoset(text, source)
-    return parse_delimited(text, source, fmt)
+    if input_format is None:
+        benchmark, fmt = benchmarks.detect(data, path)
+    else:
+        benchmark, fmt = benchmarks.for_format(input_format), input_format
+    return benchmark.read(path, str(path), fmt)
 
 
 def format_dataset(dataset: Dataset, output_format: str | None = None) -> bytes:
-    """The bytes of ``dataset`` in ``output_format`` (default: the shape it was read in)."""
+    """The bytes of ``dataset`` in ``output_format`` (default: the shape it was read in).
+
+    A benchmark's own formats are written by its writer; any other benchmark's pairs can also
+    be written to the shared column-based shapes (CSV, JSONL, Parquet) by the fallback's writer.
+    """
+    from curate import benchmarks
+
     fmt = output_format or dataset.shape.name
-    if fmt not in OUTPUT_FORMATS:
-        raise UsageError(
-            f"unknown output format {fmt!r}; expected one of {', '.join(OUTPUT_FORMATS)}"
-        )
-    if fmt == "upstream":
-        return format_delimited(dataset, "csv", upstream=True).encode("utf-8")
-    if fmt in ("csv", "tsv", "hf-csv"):
-        return format_delimited(dataset, fmt).encode("utf-8")
-    if fmt in ("jsonl", "hf-jsonl"):
-        hf = fmt == "hf-jsonl"
-        return format_jsonl(dataset, hf=hf).encode("utf-8")
-    if fmt in ("parquet", "hf-parquet"):
-        return parquet_bytes(dataset, hf=fmt == "hf-parquet")
-    return format_stereoset(dataset).encode("utf-8")
+    formats = benchmarks.output_formats()
+    if fmt not in formats:
+        raise UsageError(f"unknown output format {fmt!r}; expected one of {', '.join(formats)}")
+    own = benchmarks.benchmark_of(dataset)
+    if fmt in (*own.formats, *own.output_formats):
+        return own.write(dataset, fmt)
+    writer = next(
+        (b for b in benchmarks.all_benchmarks().values() if fmt in (*b.formats, *b.output_formats)),
+    )
+    return writer.write(dataset, fmt)
 
 
 def write_dataset(dataset: Dataset, path: Path | str, output_format: str | None = None) -> None:
@@ -119,4 +147,13 @@ def write_dataset(dataset: Dataset, path: Path | str, output_format: str | None 
     write_bytes_atomic(Path(path), data)
 
 
+def read_pairs(path: Path | str, input_format: str | None = None) -> list[Pair]:
+    """Read the pairs of a dataset file in any shape :mod:`curate.formats` knows (detected
+    unless ``input_format`` forces one).
 
+    Label normalisations and unknown labels are logged as warnings on the ``curate.formats``
+    logger (printed on stderr when nothing else handles them): they are never silent.
+    """
+    dataset = read_dataset(Path(path), input_format)
+    log_warnings(dataset.warnings)
+    return list(dataset.pairs)

@@ -6,7 +6,7 @@ et al. (2022), whose first column is an index, and the Hugging Face layout expor
 (Martínez & Kremer 2023): integer class labels, an ``id`` column after the unnamed index, list
 cells in numpy's notation. That last layout is told from the content (every
 ``stereo_antistereo`` cell an integer), never from the name. The upstream layout is written back
-byte for byte by :func:`curate.pairs.format_pairs`.
+byte for byte by :func:`curate.formats.upstream.format_pairs`.
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from curate.errors import InputError
 from curate.formats.dataset import Dataset, Shape
 from curate.formats.labels import LabelNormaliser
 from curate.formats.numpy_repr import is_numpy_repr, parse_annotations, parse_strings
-from curate.formats.records import output_columns, pairs_from_rows, parse_header, row_of
+from curate.formats.rows import output_columns, pairs_from_rows, parse_header, row_of
 from curate.formats.tabular import check_hf
-from curate.pairs import COLUMNS, Pair, format_pairs
+from curate.formats.upstream import format_pairs, log_warnings
+from curate.pairs import COLUMNS, Pair
 
 DELIMITERS = {"csv": ",", "tsv": "\t", "hf-csv": ","}
 
@@ -107,6 +108,17 @@ def parse_delimited(text: str, source: str, fmt: str = "csv") -> Dataset:
     )
 
 
+def parse_pairs(text: str, source: str = "<text>") -> list[Pair]:
+    """Parse CrowS-Pairs CSV text into pairs; ``source`` names the input in error messages.
+
+    The one CSV parser is :func:`curate.formats.delimited.parse_delimited` (the upstream
+    schema and every column subset of it); this keeps the text-level entry point.
+    """
+    dataset = parse_delimited(text, source)
+    log_warnings(dataset.warnings)
+    return list(dataset.pairs)
+
+
 def format_delimited(dataset: Dataset, fmt: str = "csv", *, upstream: bool = False) -> str:
     """Serialise a dataset as CSV or TSV in the input's columns (``upstream``: the eight
     upstream columns first; ``hf-csv``: Hugging Face class labels and numpy-notation lists).
@@ -120,10 +132,11 @@ def format_delimited(dataset: Dataset, fmt: str = "csv", *, upstream: bool = Fal
         id_column: str | None = ""
     elif shape.format in DELIMITERS:
         base, id_column = shape.columns, shape.id_column
-    else:  # from JSONL / Parquet / StereoSet: the unnamed id column of CrowS-Pairs CSVs
+    else:  # from JSONL / Parquet / another benchmark's file: the unnamed id column of CSVs
+        own_shape = shape.format not in ("jsonl", "parquet")  # ids are item positions
         base = [("" if c == shape.id_column else c) for c in shape.columns]
-        id_column = "" if shape.id_column is not None or shape.format == "stereoset" else None
-        if shape.format == "stereoset":
+        id_column = "" if shape.id_column is not None or own_shape else None
+        if own_shape:
             base = ["", *base]
     columns, id_column = output_columns(pairs, base, id_column, dataset.extra_columns)
     if fmt == "csv" and tuple(columns) == COLUMNS and id_column == "" and not hf:

@@ -16,13 +16,20 @@ import copy
 import hashlib
 import json
 import re
+from pathlib import Path
 from typing import Any
 
+from curate.benchmarks.stereoset.columns import DOMAINS
+from curate.benchmarks.stereoset.items import StereoSetItem
 from curate.errors import InputError
-from curate.formats.dataset import Dataset, Shape, StereoSetItem
+from curate.fileio import read_text_utf8
+from curate.formats.dataset import Dataset, Shape
 from curate.formats.labels import LabelError, LabelNormaliser
-from curate.pairs import STEREOSET_DOMAINS, Pair, sentence_control_characters
+from curate.pairs import Pair, sentence_control_characters
 
+#: Input (and output) formats: the release's JSON document.
+FORMATS: tuple[str, ...] = ("stereoset",)
+SUFFIXES: dict[str, str] = {"stereoset": ".json"}
 GOLD_LABELS: tuple[str, ...] = ("stereotype", "anti-stereotype", "unrelated")
 KINDS: tuple[str, ...] = ("intrasentence", "intersentence")
 #: Columns of a StereoSet dataset written to a column-based shape.
@@ -45,6 +52,35 @@ def looks_like_stereoset(value: Any) -> bool:
         and isinstance(value.get("data"), dict)
         and any(isinstance(value["data"].get(k), list) for k in KINDS)
     )
+
+
+def detect(data: bytes, path: Path | None = None) -> str | None:
+    """``stereoset`` for a JSON document whose first line is not a whole JSON-lines record.
+
+    A multi-line JSON document (the release files) or a one-line object with ``data`` and no
+    ``sent_more`` is claimed; the reader then checks the structure and names what is wrong.
+    """
+    if data[:4] == b"PAR1":
+        return None
+    stripped = data[:65536].decode("utf-8", errors="replace").lstrip("\ufeff").lstrip()
+    if not stripped.startswith("{"):
+        return None
+    first = stripped.split("\n", 1)[0]
+    try:
+        value = json.loads(first)
+    except json.JSONDecodeError:
+        return "stereoset"
+    return "stereoset" if isinstance(value, dict) and "data" in value and "sent_more" not in value else None
+
+
+def read(path: Path, source: str, fmt: str = "stereoset") -> Dataset:
+    """The items of a StereoSet JSON file (intrasentence items as pairs)."""
+    return parse_stereoset(read_text_utf8(path), source)
+
+
+def write(dataset: Dataset, fmt: str = "stereoset") -> bytes:
+    """The dataset as StereoSet JSON (see :func:`format_stereoset`)."""
+    return format_stereoset(dataset).encode("utf-8")
 
 
 class _Lines:
@@ -177,7 +213,7 @@ def parse_stereoset(text: str, source: str, document: Any = None) -> Dataset:
             f"{source}: line 1: not a StereoSet file (expected an object with "
             "'data': {'intrasentence': [...], 'intersentence': [...]})"
         )
-    labels = LabelNormaliser(source, known=STEREOSET_DOMAINS)
+    labels = LabelNormaliser(source, known=DOMAINS, kind="StereoSet domain")
     lines = _Lines(text)
     items: dict[str, list[StereoSetItem]] = {}
     seen: dict[str, str] = {}
@@ -206,6 +242,7 @@ def parse_stereoset(text: str, source: str, document: Any = None) -> Dataset:
         warnings=tuple(labels.warnings()),
         intersentence=tuple(items["intersentence"]),
         document=document,
+        benchmark="stereoset",
     )
 
 
