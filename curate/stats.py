@@ -75,7 +75,9 @@ def _stereoset_counts(items: Sequence[tuple[str, str]]) -> dict[str, Any]:
 
 
 def compute_stats(
-    pairs: Sequence[Pair], intersentence: Sequence[StereoSetItem] = ()
+    pairs: Sequence[Pair],
+    intersentence: Sequence[StereoSetItem] = (),
+    known: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """Every figure of ``curate stats`` as plain data (JSON-serialisable).
 
@@ -83,7 +85,8 @@ def compute_stats(
     """
     total = len(pairs)
     stereoset = is_stereoset(pairs) or bool(intersentence)
-    known = STEREOSET_DOMAINS if stereoset else BIAS_TYPES
+    if known is None:  # a benchmark may name its own groups (WinoBias: its subsets)
+        known = STEREOSET_DOMAINS if stereoset else BIAS_TYPES
     by_type: Counter[tuple[str, str]] = Counter((p.bias_type, p.direction) for p in pairs)
     types = [t for t in known if any(k[0] == t for k in by_type)]
     types += sorted({t for t, _ in by_type} - set(known))

@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from curate import sources as sources_lib
+from curate.benchmarks import group_labels
 from curate.commands.common import (
     INPUT_FORMAT,
     ReportFormat,
@@ -128,7 +129,7 @@ def stats(
     dataset = load_dataset(path, input_format)
     if not dataset.pairs and not dataset.intersentence:
         raise InputError(f"{shown_path(path, cfg.root)}: no pairs (the file holds only a header)")
-    result = compute_stats(dataset.pairs, dataset.intersentence)
+    result = compute_stats(dataset.pairs, dataset.intersentence, group_labels(dataset))
     # an absent column is unknown, not empty: say which one it is
     result["validator_agreement"]["annotations_column"] = "annotations" in dataset.fields
     if fmt is ReportFormat.json:

@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from curate.benchmarks import lint_registry
 from curate.commands.common import (
     INPUT_FORMAT,
     OUTPUT_FORMAT,
@@ -142,7 +143,8 @@ def _lint_and_report(
     statistics: bool,
     fmt: TableFormat,
 ) -> None:
-    settings, skipped = skip_unavailable(settings, dataset.fields)
+    registry = lint_registry(dataset)  # the benchmark's lint profile
+    settings, skipped = skip_unavailable(settings, dataset.fields, registry)
     notes = [s.note() for s in skipped]
     pairs = list(dataset.pairs)
     if fix:
@@ -154,6 +156,8 @@ def _lint_and_report(
             raise UsageError(
                 f"--output {output} is the input file; write the fixed pairs elsewhere"
             )
+        if registry is not None:
+            raise UsageError("--fix applies the CrowS-Pairs typographic fixes; this benchmark has none")
         result = fix_pairs(pairs, settings)
         write_dataset(dataset.with_pairs(result.pairs), output, output_format)
         err.print(report.format_fixes(result.applied), end="", markup=False, highlight=False)
@@ -162,7 +166,7 @@ def _lint_and_report(
             f"wrote {user_text(output)}"
         )
         pairs, output = result.pairs, None
-    findings = _run(pairs, settings)
+    findings = _run(pairs, settings, registry)
     if statistics:
         text = report.format_statistics(findings, len(pairs), notes)
     else:
@@ -178,7 +182,7 @@ def _lint_and_report(
         raise typer.Exit(1)
 
 
-def _run(pairs, settings: LintSettings):
+def _run(pairs, settings: LintSettings, registry=None):
     with Progress(
         TextColumn("linting"),
         BarColumn(),
@@ -190,7 +194,10 @@ def _run(pairs, settings: LintSettings):
     ) as progress:
         task = progress.add_task("lint", total=len(pairs))
         return lint_pairs(
-            pairs, settings, progress=lambda done: progress.update(task, completed=done)
+            pairs,
+            settings,
+            progress=lambda done: progress.update(task, completed=done),
+            registry=registry,
         )
 
 

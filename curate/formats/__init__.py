@@ -14,6 +14,8 @@ jsonl          one JSON object per line with the same columns
 parquet        the same columns in Parquet
 hf-jsonl/-parquet  the Hugging Face ``crows_pairs`` layout (integer class labels)
 stereoset      StereoSet JSON: intrasentence items as pairs, intersentence items kept
+winobias       WinoBias pro/anti text files (a file of the pair, or their folder), read by
+               :mod:`curate.benchmarks.winobias`
 upstream       (output only) the eight upstream CSV columns, unknown cells empty
 =============  ==========================================================================
 """
@@ -76,6 +78,12 @@ def read_dataset(path: Path | str, input_format: str | None = None) -> Dataset:
         raise UsageError(
             f"unknown input format {input_format!r}; expected one of {', '.join(INPUT_FORMATS)}"
         )
+    from curate.benchmarks import winobias  # a benchmark package; it builds on this one
+
+    if input_format == winobias.FORMAT or (
+        input_format is None and winobias.looks_like_winobias(path)
+    ):
+        return winobias.read_winobias(path)  # a pair of files (or a folder of them)
     data = _read_bytes(path)
     fmt = input_format or detect_format(data)
     if fmt in ("parquet", "hf-parquet"):
@@ -95,6 +103,8 @@ def format_dataset(dataset: Dataset, output_format: str | None = None) -> bytes:
         raise UsageError(
             f"unknown output format {fmt!r}; expected one of {', '.join(OUTPUT_FORMATS)}"
         )
+    if fmt == "winobias":
+        raise UsageError("a WinoBias dataset is several text files: write it to a directory")
     if fmt == "upstream":
         return format_delimited(dataset, "csv", upstream=True).encode("utf-8")
     if fmt in ("csv", "tsv"):
@@ -114,6 +124,11 @@ def write_dataset(dataset: Dataset, path: Path | str, output_format: str | None 
     ones from :attr:`Pair.extra`). Nothing is written when a pair cannot be expressed in the
     target shape (e.g. a bias type without a Hugging Face class label).
     """
+    if (output_format or dataset.shape.name) == "winobias":
+        from curate.benchmarks.winobias import write_winobias
+
+        write_winobias(dataset, path)
+        return
     data = format_dataset(dataset, output_format)
     write_bytes_atomic(Path(path), data)
 

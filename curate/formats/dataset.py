@@ -9,7 +9,9 @@ from typing import Any
 from curate.pairs import FIELD_COLUMNS, PAIR_FIELDS, STEREOSET_FIELD_COLUMNS, Pair
 
 #: Shapes a reader can be forced to (``input_format``); the default is detection from content.
-INPUT_FORMATS: tuple[str, ...] = ("csv", "tsv", "jsonl", "parquet", "hf-jsonl", "hf-parquet", "stereoset")
+INPUT_FORMATS: tuple[str, ...] = (
+    "csv", "tsv", "jsonl", "parquet", "hf-jsonl", "hf-parquet", "stereoset", "winobias"
+)
 #: Shapes a writer can produce (``output_format``); the default is the input's shape.
 #: ``upstream`` is the CSV with all eight CrowS-Pairs columns (unknown cells empty).
 OUTPUT_FORMATS: tuple[str, ...] = ("upstream", *INPUT_FORMATS)
@@ -23,6 +25,7 @@ SUFFIXES: dict[str, str] = {
     "parquet": ".parquet",
     "hf-parquet": ".parquet",
     "stereoset": ".json",
+    "winobias": "",  # a directory of pro/anti text files
 }
 
 
