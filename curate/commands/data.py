@@ -37,7 +37,11 @@ def register(app: typer.Typer) -> None:
 
 @handles_errors
 def fetch(
-    name: str | None = typer.Argument(None, help="Source name from data/raw/sources.toml."),
+    name: str | None = typer.Argument(
+        None,
+        help="Source name from data/raw/sources.toml, or a group of sources (winobias: its "
+        "8 sentence files and 2 occupation lists, into data/raw/winobias/).",
+    ),
     origin: str | None = typer.Option(
         None,
         "--from",
@@ -69,7 +73,7 @@ def fetch(
             state = sources_lib.status(source, dest_dir)
             colour = {"verified": "green", "missing": "yellow"}.get(state, "red")
             table.add_row(
-                *(Text(v) for v in (source.name, source.file)),
+                *(Text(v) for v in (source.name, str(source.relpath))),
                 f"[{colour}]{state}[/]",
                 *(Text(v) for v in (source.license, source.url)),
             )
@@ -78,7 +82,21 @@ def fetch(
     if not name:
         known = ", ".join(registry)
         raise UsageError(f"name a source to fetch ({known}) or use --list")
-    source = sources_lib.get_source(registry, name)
+    members = [] if name in registry else sources_lib.group_members(registry, name)
+    for source in members or [sources_lib.get_source(registry, name)]:
+        _fetch_one(source, dest_dir, origin, timeout=timeout, force=force, root=cfg.root)
+
+
+def _fetch_one(
+    source: sources_lib.Source,
+    dest_dir: Path,
+    origin: str | None,
+    *,
+    timeout: float,
+    force: bool,
+    root: Path,
+) -> None:
+    """Fetch one source with a progress bar and say what happened."""
     with Progress(
         TextColumn(f"fetching {user_text(source.name)}"),
         BarColumn(),
@@ -95,7 +113,7 @@ def fetch(
         result = sources_lib.fetch(
             source, dest_dir, origin, timeout=timeout, force=force, progress=report
         )
-    rel = shown_path(result.path, cfg.root)
+    rel = shown_path(result.path, root)
     if result.action == "already present":
         err.print(
             f"{user_text(source.name)}: {user_text(rel)} already present and verified "
