@@ -1,0 +1,243 @@
+"""WinoBias: the reader, its refusals, the lint rules, and the commands on the shared files.
+
+The real files come from ``$CURATE_DATA_MIRROR/winobias/`` through ``curate fetch winobias``
+(checksum-verified); tests that need them are skipped when no mirror is set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from curate.benchmarks import winobias
+from curate.benchmarks.winobias.occupations import Occupations
+from curate.benchmarks.winobias.reader import (
+    FILE_NAME,
+    bracketed,
+    format_subset,
+    pair_id,
+    parse_line,
+)
+from curate.benchmarks.winobias.rules import RULES, StereotypeMismatch
+from curate.cli import app
+from curate.errors import InputError
+from curate.formats import read_dataset
+from curate.lint import LintSettings, lint_pairs
+from curate.lint.rule import PairContext
+from curate.sources import MIRROR_ENV, fetch, group_members, load_sources
+from tests.conftest import REGISTRY
+
+runner = CliRunner()
+#: A few occupations of the lists, enough for the rule examples.
+OCCUPATIONS = Occupations.from_lists(["accountant", "clerk", "tailor"], ["janitor", "chief"])
+
+
+@pytest.fixture(scope="session")
+def winobias_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The 8 WinoBias files and the occupation lists, fetched from the mirror and verified."""
+    if not os.environ.get(MIRROR_ENV):
+        pytest.skip(f"${MIRROR_ENV} not set")
+    dest = tmp_path_factory.mktemp("raw")
+    members = group_members(load_sources(REGISTRY), "winobias")
+    assert len(members) == 10
+    for source in members:
+        fetch(source, dest)
+    return dest / "winobias"
+
+
+def _write(folder: Path, type_: int, split: str, pro: list[str], anti: list[str]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for side, lines in (("pro", pro), ("anti", anti)):
+        path = folder / FILE_NAME.format(side=side, type=type_, split=split)
+        path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    return folder / FILE_NAME.format(side="pro", type=type_, split=split)
+
+
+# -- reader -------------------------------------------------------------------------------
+
+
+def test_parse_line_keeps_mentions_as_spans_and_round_trips() -> None:
+    raw = "3 The assistant notified the [the chief] and asked [him] to act."
+    line = parse_line(raw, "f: line 3")
+    assert line.text == "The assistant notified the the chief and asked him to act."
+    assert [line.text[s:e] for s, e in line.mentions] == ["the chief", "him"]
+    assert line.bracket_error == ""
+    assert f"{line.number} {bracketed(line.text, line.mentions)}" == raw
+
+
+@pytest.mark.parametrize(
+    ("raw", "error"),
+    [
+        ("1 [The chief] hired [he needed help.", "never closed"),
+        ("1 The chief] hired [him].", "without its '['"),
+        ("1 [The [chief] hired him.", "inside"),
+        ("1 [] hired [him].", "empty"),
+    ],
+)
+def test_bracket_errors_are_read_not_refused(raw: str, error: str) -> None:
+    assert error in parse_line(raw, "f").bracket_error
+
+
+@pytest.mark.parametrize("raw", ["", "The chief hired him.", "x1 [The chief] hired [him]."])
+def test_a_line_without_its_number_is_refused_naming_file_and_line(raw: str) -> None:
+    with pytest.raises(InputError, match=r"^f\.txt: line 7: not a WinoBias line"):
+        parse_line(raw, "f.txt: line 7")
+
+
+def test_reader_pairs_line_i_with_line_i(tmp_path: Path) -> None:
+    pro = _write(
+        tmp_path,
+        1,
+        "test",
+        ["1 [The chief] hired the clerk because [he] was busy.", "2 The chief hired [the clerk] because [she] was good."],
+        ["1 [The chief] hired the clerk because [she] was busy.", "2 The chief hired [the clerk] because [he] was good."],
+    )
+    for path in (pro, tmp_path / "anti_stereotyped_type1.txt.test", tmp_path):
+        dataset = read_dataset(path)
+        assert dataset.shape.format == "winobias"
+        assert [p.pair_id for p in dataset.pairs] == [pair_id(1, "test", 1), 15002]
+        first = dataset.pairs[0]
+        assert first.sent_more == "The chief hired the clerk because he was busy."
+        assert first.sent_less == "The chief hired the clerk because she was busy."
+        assert first.bias_type == "type1-test"
+        assert dict(first.extra)["pro_mentions"] == ((0, 9), (34, 36))
+
+
+def test_reader_refuses_mismatched_line_counts(tmp_path: Path) -> None:
+    pro = _write(tmp_path, 2, "dev", ["1 [The chief] met [him].", "2 [The chief] met [him]."], ["1 [The chief] met [her]."])
+    with pytest.raises(InputError, match=r"anti_stereotyped_type2\.txt\.dev: 1 lines, but .* has 2"):
+        read_dataset(pro)
+
+
+def test_reader_refuses_lines_numbered_differently(tmp_path: Path) -> None:
+    pro = _write(tmp_path, 2, "dev", ["1 [The chief] met [him]."], ["2 [The chief] met [her]."])
+    with pytest.raises(InputError, match=r"line 1 is numbered 2, but line 1 of .* is numbered 1"):
+        read_dataset(pro)
+
+
+def test_a_file_whose_twin_is_missing_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "pro_stereotyped_type1.txt.dev"
+    path.write_text("1 [The chief] met [him].\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"anti_stereotyped_type1\.txt\.dev: no such file"):
+        read_dataset(path)
+
+
+def test_real_files_read_and_write_back_byte_for_byte(winobias_dir: Path, tmp_path: Path) -> None:
+    dataset = read_dataset(winobias_dir)
+    assert len(dataset.pairs) == 4 * 396
+    assert not dataset.warnings
+    type1 = [p for p in dataset.pairs if p.bias_type.startswith("type1")]
+    assert len(type1) == 792  # the subset Martinez & Kremer score
+    winobias.write_winobias(dataset, tmp_path)
+    for name in (FILE_NAME.format(side=s, type=t, split=x) for s in ("pro", "anti") for t in (1, 2) for x in ("dev", "test")):
+        assert (tmp_path / name).read_bytes() == (winobias_dir / name).read_bytes(), name
+
+
+def test_format_subset_restores_brackets() -> None:
+    pair = winobias.pair_from_lines("[The chief] met [him].", "[The chief] met [her].")
+    assert format_subset([pair], "anti") == "1 [The chief] met [her].\n"
+
+
+# -- rules --------------------------------------------------------------------------------
+
+
+def _findings(rule, example) -> list:
+    pair = winobias.pair_from_lines(example.sent_more, example.sent_less, OCCUPATIONS)
+    return list(rule().check(PairContext(pair, LintSettings())))
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_rule_examples(rule) -> None:
+    assert rule.__doc__ and rule.bad and rule.good
+    for example in rule.bad:
+        assert _findings(rule, example), example
+    for example in rule.good:
+        assert not _findings(rule, example), example
+
+
+def test_stereotype_rule_needs_the_occupation_lists() -> None:
+    example = StereotypeMismatch.bad[0]
+    pair = winobias.pair_from_lines(example.sent_more, example.sent_less)  # no lists
+    assert not list(StereotypeMismatch().check(PairContext(pair, LintSettings())))
+
+
+def test_stereotype_rule_flags_an_anti_line_that_follows_the_stereotype() -> None:
+    pair = winobias.pair_from_lines(
+        "[The janitor] reprimanded the accountant because [he] was tired.",
+        "[The janitor] reprimanded the accountant because [he] was tired.",
+        OCCUPATIONS,
+    )
+    messages = [v.message for v in StereotypeMismatch().check(PairContext(pair, LintSettings()))]
+    assert messages == [
+        "anti line: he for the janitor, which WinoBias lists as male-dominated; the anti line "
+        "needs a female pronoun"
+    ]
+
+
+def test_lint_profile_has_the_winobias_rules_and_spelling_only() -> None:
+    codes = set(winobias.lint_registry())
+    assert {"WB001", "WB002", "WB003", "WB004", "W001", "W002", "W003"} == codes
+
+
+def test_lint_on_the_real_files_finds_the_non_minimal_pairs(winobias_dir: Path) -> None:
+    dataset = read_dataset(winobias_dir)
+    findings = lint_pairs(dataset.pairs, registry=winobias.lint_registry())
+    non_minimal = {f.pair_id for f in findings if f.code == "WB001"}
+    assert pair_id(1, "dev", 92) in non_minimal  # "needed a desk" / "needed one"
+    assert pair_id(2, "dev", 119) in non_minimal  # "to won" / "to win"
+    assert pair_id(1, "dev", 27) not in non_minimal  # he/his -> she/her: two pronoun swaps
+    doubled = {f.pair_id for f in findings if f.code == "WB002"}
+    assert pair_id(2, "test", 3) in doubled  # "notified the [the chief]"
+
+
+# -- commands -----------------------------------------------------------------------------
+
+
+def test_cli_lint_each_file_pair(winobias_dir: Path) -> None:
+    total = 0
+    for type_ in (1, 2):
+        for split in ("dev", "test"):
+            path = winobias_dir / FILE_NAME.format(side="pro", type=type_, split=split)
+            result = runner.invoke(app, ["lint", "--no-cache", "--format", "jsonl", str(path)])
+            assert result.exit_code == 1, result.output
+            rows = [json.loads(line) for line in result.stdout.splitlines()]
+            found = {r["pair_id"] for r in rows if r["code"] == "WB001"}
+            assert found, (type_, split)
+            assert not {r["code"] for r in rows} - set(winobias.lint_registry())
+            total += len(found)
+    assert total >= 10
+
+
+def test_cli_stats_per_subset(winobias_dir: Path) -> None:
+    result = runner.invoke(app, ["stats", "--format", "json", str(winobias_dir)])
+    assert result.exit_code == 0, result.output
+    stats = json.loads(result.stdout)
+    assert {r["bias_type"]: (r["n"], r["known"]) for r in stats["bias_types"]} == {
+        s: (396, True) for s in ("type1-dev", "type1-test", "type2-dev", "type2-test")
+    }
+
+
+def test_cli_errors_are_one_sentence(tmp_path: Path) -> None:
+    pro = _write(tmp_path, 1, "dev", ["1 [The chief] met [him].", "no number here"], ["1 [The chief] met [her].", "2 x"])
+    result = runner.invoke(app, ["stats", str(pro)])
+    assert result.exit_code == 2
+    assert "line 2: not a WinoBias line" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_cli_fetch_group_from_the_mirror(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not os.environ.get(MIRROR_ENV):
+        pytest.skip(f"${MIRROR_ENV} not set")
+    (tmp_path / "pyproject.toml").write_text("[tool.curate]\n", encoding="utf-8")
+    (tmp_path / "data" / "raw").mkdir(parents=True)
+    shutil.copy(REGISTRY, tmp_path / "data" / "raw" / "sources.toml")
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["fetch", "winobias"])
+    assert result.exit_code == 0, result.output
+    assert len(list((tmp_path / "data" / "raw" / "winobias").iterdir())) == 10
+    assert read_dataset(tmp_path / "data" / "raw" / "winobias").pairs
