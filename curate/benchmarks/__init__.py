@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from curate.formats.dataset import Dataset
     from curate.lint.rule import Rule
 
@@ -30,3 +32,10 @@ def group_labels(dataset: Dataset) -> tuple[str, ...] | None:
     if dataset.shape.format == winobias.FORMAT:
         return winobias.SUBSETS
     return None
+
+
+def is_dataset_folder(path: Path) -> bool:
+    """Whether ``path`` is a directory a benchmark reads as one dataset (WinoBias's files)."""
+    from curate.benchmarks import winobias
+
+    return path.is_dir() and winobias.looks_like_winobias(path)

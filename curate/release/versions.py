@@ -179,6 +179,10 @@ def resolve_version(spec: str, cfg: Config) -> Resolved:
     if path.suffix in {".csv", ".parquet"} or path.is_file() or path.is_symlink():
         check_input_file(path)
         return Resolved(spec, path)
+    from curate.benchmarks import is_dataset_folder
+
+    if is_dataset_folder(path):  # a benchmark whose dataset is a folder of files (WinoBias)
+        return Resolved(spec, path)
     if spec in RAW_ALIASES:
         return Resolved(spec, fetched_data(cfg))
     if is_version(spec):
@@ -194,7 +198,7 @@ def resolve_version(spec: str, cfg: Config) -> Resolved:
     if cfg.sources.is_file():
         registry = sources_lib.load_sources(cfg.sources)
         if spec in registry:
-            raw = cfg.sources.parent / registry[spec].file
+            raw = cfg.sources.parent / registry[spec].relpath
             if not raw.is_file():
                 raise InputError(f"{raw}: no such file; run `curate fetch {spec}` first")
             return Resolved(spec, raw)
