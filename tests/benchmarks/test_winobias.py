@@ -94,8 +94,14 @@ def test_reader_pairs_line_i_with_line_i(tmp_path: Path) -> None:
         tmp_path,
         1,
         "test",
-        ["1 [The chief] hired the clerk because [he] was busy.", "2 The chief hired [the clerk] because [she] was good."],
-        ["1 [The chief] hired the clerk because [she] was busy.", "2 The chief hired [the clerk] because [he] was good."],
+        [
+            "1 [The chief] hired the clerk because [he] was busy.",
+            "2 The chief hired [the clerk] because [she] was good.",
+        ],
+        [
+            "1 [The chief] hired the clerk because [she] was busy.",
+            "2 The chief hired [the clerk] because [he] was good.",
+        ],
     )
     for path in (pro, tmp_path / "anti_stereotyped_type1.txt.test", tmp_path):
         dataset = read_dataset(path)
@@ -109,8 +115,16 @@ def test_reader_pairs_line_i_with_line_i(tmp_path: Path) -> None:
 
 
 def test_reader_refuses_mismatched_line_counts(tmp_path: Path) -> None:
-    pro = _write(tmp_path, 2, "dev", ["1 [The chief] met [him].", "2 [The chief] met [him]."], ["1 [The chief] met [her]."])
-    with pytest.raises(InputError, match=r"anti_stereotyped_type2\.txt\.dev: 1 lines, but .* has 2"):
+    pro = _write(
+        tmp_path,
+        2,
+        "dev",
+        ["1 [The chief] met [him].", "2 [The chief] met [him]."],
+        ["1 [The chief] met [her]."],
+    )
+    with pytest.raises(
+        InputError, match=r"anti_stereotyped_type2\.txt\.dev: 1 lines, but .* has 2"
+    ):
         read_dataset(pro)
 
 
@@ -134,7 +148,12 @@ def test_real_files_read_and_write_back_byte_for_byte(winobias_dir: Path, tmp_pa
     type1 = [p for p in dataset.pairs if p.bias_type.startswith("type1")]
     assert len(type1) == 792  # the subset Martinez & Kremer score
     winobias.write_winobias(dataset, tmp_path)
-    for name in (FILE_NAME.format(side=s, type=t, split=x) for s in ("pro", "anti") for t in (1, 2) for x in ("dev", "test")):
+    for name in (
+        FILE_NAME.format(side=s, type=t, split=x)
+        for s in ("pro", "anti")
+        for t in (1, 2)
+        for x in ("dev", "test")
+    ):
         assert (tmp_path / name).read_bytes() == (winobias_dir / name).read_bytes(), name
 
 
@@ -223,7 +242,13 @@ def test_cli_stats_per_subset(winobias_dir: Path) -> None:
 
 
 def test_cli_errors_are_one_sentence(tmp_path: Path) -> None:
-    pro = _write(tmp_path, 1, "dev", ["1 [The chief] met [him].", "no number here"], ["1 [The chief] met [her].", "2 x"])
+    pro = _write(
+        tmp_path,
+        1,
+        "dev",
+        ["1 [The chief] met [him].", "no number here"],
+        ["1 [The chief] met [her].", "2 x"],
+    )
     result = runner.invoke(app, ["stats", str(pro)])
     assert result.exit_code == 2
     assert "line 2: not a WinoBias line" in result.output
@@ -241,3 +266,88 @@ def test_cli_fetch_group_from_the_mirror(tmp_path: Path, monkeypatch: pytest.Mon
     assert result.exit_code == 0, result.output
     assert len(list((tmp_path / "data" / "raw" / "winobias").iterdir())) == 10
     assert read_dataset(tmp_path / "data" / "raw" / "winobias").pairs
+
+
+# -- scoring ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def small_versions(winobias_dir: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """The first 3 lines of each subset, and a revision that fixes 'the [the chief]'."""
+    before, after = tmp_path / "before", tmp_path / "after"
+    for folder in (before, after):
+        folder.mkdir()
+        for source in winobias_dir.iterdir():
+            lines = source.read_text(encoding="utf-8").splitlines(keepends=True)[:3]
+            text = "".join(lines)
+            if folder is after:
+                text = text.replace("notified the [the chief]", "notified [the chief]")
+            (folder / source.name).write_text(text, encoding="utf-8")
+    return before, after
+
+
+@pytest.mark.parametrize(
+    ("family", "methods"),
+    [("bert", "pll,pll-word-l2r,aul,aula"), ("gpt2", "clm-sum,clm-mean,clm-shared")],
+)
+def test_cli_score_every_sentence_pair_method_per_type_and_split(
+    small_versions: tuple[Path, Path], tmp_path: Path, family: str, methods: str
+) -> None:
+    from tests.support.tiny_models import single_thread, tiny_model_dir
+
+    with single_thread():
+        result = runner.invoke(
+            app,
+            [
+                "score",
+                str(small_versions[0]),
+                "--model",
+                str(tiny_model_dir(family)),
+                "--method",
+                methods,
+                "--no-cache",
+                "--format",
+                "json",
+                "-o",
+                str(tmp_path / "out"),
+            ],
+        )
+    assert result.exit_code == 0, result.output
+    models = json.loads(result.stdout)["models"]
+    assert [m["method"] for m in models] == methods.split(",")
+    for model in models:
+        summary = model["summary"]
+        assert summary["pairs"] == 12
+        groups = {row["bias_type"]: row for row in summary["bias_types"]}
+        assert sorted(groups) == ["type1-dev", "type1-test", "type2-dev", "type2-test"]
+        assert all(row["n"] == 3 for row in groups.values())
+        assert sum(row["biased"] for row in groups.values()) == summary["biased"]
+
+
+def test_cli_diff_report_between_two_winobias_versions(
+    small_versions: tuple[Path, Path], tmp_path: Path
+) -> None:
+    from tests.support.tiny_models import single_thread, tiny_model_dir
+
+    before, after = small_versions
+    with single_thread():
+        result = runner.invoke(
+            app,
+            [
+                "diff-report",
+                str(before),
+                str(after),
+                "--model",
+                str(tiny_model_dir("bert")),
+                "--no-cache",
+                "--bootstrap",
+                "50",
+                "-o",
+                str(tmp_path / "report"),
+            ],
+        )
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "report" / "report.json").read_text(encoding="utf-8"))
+    text = json.dumps(report)
+    assert "type2-test" in text
+    assert "1 edited" in result.output
