@@ -354,3 +354,24 @@ def sha256_file(path: Path, chunk_size: int = 1 << 20) -> str:
         while chunk := handle.read(chunk_size):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def read_text_utf8(path: Path) -> str:
+    """Read a file as UTF-8, naming the file and byte offset of the first invalid byte."""
+    path = Path(path)
+    try:
+        data = read_input_bytes(path)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, expected a file") from None
+    except PermissionError:
+        raise InputError(f"{path}: permission denied") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(
+            f"{path}: not UTF-8: invalid byte 0x{data[exc.start]:02x} at byte offset {exc.start} "
+            f"(line {line})"
+        ) from None

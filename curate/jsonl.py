@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from curate.errors import InputError
-from curate.fileio import atomic_writer
-from curate.pairs import read_text_utf8
+from curate.fileio import atomic_writer, read_text_utf8
 
 T = TypeVar("T")
 

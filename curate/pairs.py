@@ -22,8 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from curate.errors import InputError
-from curate.fileio import atomic_writer, read_input_bytes
+from curate.fileio import atomic_writer
 from curate.records import control_characters
 
 #: THE pair schema: the upstream CSV columns, in order, and the :class:`Pair` field each holds.
@@ -192,27 +191,6 @@ def parse_pairs(text: str, source: str = "<text>") -> list[Pair]:
     dataset = parse_delimited(text, source)
     log_warnings(dataset.warnings)
     return list(dataset.pairs)
-
-
-def read_text_utf8(path: Path) -> str:
-    """Read a file as UTF-8, naming the file and byte offset of the first invalid byte."""
-    path = Path(path)
-    try:
-        data = read_input_bytes(path)
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, expected a file") from None
-    except PermissionError:
-        raise InputError(f"{path}: permission denied") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(
-            f"{path}: not UTF-8: invalid byte 0x{data[exc.start]:02x} at byte offset {exc.start} "
-            f"(line {line})"
-        ) from None
 
 
 _log = logging.getLogger("curate.formats")

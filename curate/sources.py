@@ -45,8 +45,6 @@ class Source:
     description: str = ""
     #: Sub-directory of data/raw (and of a mirror) the file lives in ("" for data/raw itself).
     folder: str = ""
-    #: The group ``curate fetch GROUP`` fetches together (a benchmark of several files).
-    group: str = ""
 
     @property
     def relpath(self) -> Path:
@@ -93,7 +91,6 @@ def load_sources(path: Path) -> dict[str, Source]:
             name=name,
             description=str(entry.get("description", "")),
             folder=folder,
-            group=str(entry.get("group", "")),
             **{k: entry[k] for k in REQUIRED_KEYS},
         )
         protect(path.parent / sources[name].relpath)  # no output of this process may replace it
@@ -108,11 +105,6 @@ def get_source(sources: dict[str, Source], name: str) -> Source:
     except KeyError:
         known = ", ".join(sorted(sources)) or "none"
         raise UsageError(f"unknown source {name!r}; known sources: {known}") from None
-
-
-def group_members(sources: dict[str, Source], name: str) -> list[Source]:
-    """The sources of group ``name`` (empty when no source belongs to it)."""
-    return [s for s in sources.values() if s.group == name]
 
 
 def status(source: Source, dest_dir: Path) -> str:

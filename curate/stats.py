@@ -2,9 +2,8 @@
 
 Counts per bias type and direction (Table 2 of Nangia et al. 2020), sentence lengths, and how
 well the validators' own bias-type labels (the ``annotations`` column) support the ``bias_type``
-label of each pair. For StereoSet data the bias types are its four domains, and the items of
-both tasks (intrasentence, read as pairs; intersentence, kept as items) are counted per domain
-and target term.
+label of each pair. The known bias types are the benchmark's (:mod:`curate.benchmarks`), and a
+benchmark with figures of its own (StereoSet: items per domain) adds them under its name.
 """
 
 from __future__ import annotations
@@ -15,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from curate.pairs import BIAS_TYPES, DIRECTIONS, STEREOSET_DOMAINS, Pair
+from curate.pairs import DIRECTIONS, Pair
 
 if TYPE_CHECKING:
-    from curate.formats import StereoSetItem
+    from curate.benchmarks import Benchmark
 
 
 @dataclass(frozen=True)
@@ -52,41 +51,19 @@ def label_support(pair: Pair) -> int | None:
     return sum(pair.bias_type in labels for labels in pair.annotations)
 
 
-def is_stereoset(pairs: Sequence[Pair]) -> bool:
-    """Pairs made from StereoSet items (they carry the item's target and context)."""
-    return bool(pairs) and all(p.item_id is not None for p in pairs)
-
-
-def _stereoset_counts(items: Sequence[tuple[str, str]]) -> dict[str, Any]:
-    """Items and distinct target terms per domain, from (domain, target) tuples."""
-    domains = [d for d in STEREOSET_DOMAINS if any(x == d for x, _ in items)]
-    domains += sorted({d for d, _ in items} - set(STEREOSET_DOMAINS))
-    return {
-        "items": len(items),
-        "targets": len({t for _, t in items}),
-        "by_domain": {
-            d: {
-                "items": sum(x == d for x, _ in items),
-                "targets": len({t for x, t in items if x == d}),
-            }
-            for d in domains
-        },
-    }
-
-
 def compute_stats(
-    pairs: Sequence[Pair],
-    intersentence: Sequence[StereoSetItem] = (),
-    known: Sequence[str] | None = None,
+    pairs: Sequence[Pair], items: Sequence[Any] = (), benchmark: Benchmark | None = None
 ) -> dict[str, Any]:
     """Every figure of ``curate stats`` as plain data (JSON-serialisable).
 
-    ``intersentence``: a StereoSet file's intersentence items, counted next to the pairs.
+    ``items``: the items a benchmark keeps beside its pairs (StereoSet's intersentence items);
+    ``benchmark``: whose labels and figures (default: the one whose columns the pairs fill).
     """
+    from curate import benchmarks
+
+    benchmark = benchmark or benchmarks.of_pairs(pairs)
     total = len(pairs)
-    stereoset = is_stereoset(pairs) or bool(intersentence)
-    if known is None:  # a benchmark may name its own groups (WinoBias: its subsets)
-        known = STEREOSET_DOMAINS if stereoset else BIAS_TYPES
+    known = benchmark.labels
     by_type: Counter[tuple[str, str]] = Counter((p.bias_type, p.direction) for p in pairs)
     types = [t for t in known if any(k[0] == t for k in by_type)]
     types += sorted({t for t, _ in by_type} - set(known))
@@ -146,9 +123,6 @@ def compute_stats(
             ),
         },
     }
-    if stereoset:
-        result["stereoset"] = {
-            "intrasentence": _stereoset_counts([(p.bias_type, p.target or "") for p in pairs]),
-            "intersentence": _stereoset_counts([(i.bias_type, i.target) for i in intersentence]),
-        }
+    if benchmark.stats is not None:
+        result[benchmark.name] = benchmark.stats(pairs, items)
     return result

@@ -21,8 +21,7 @@ from typing import Any
 
 from curate.config import Config
 from curate.errors import InputError, UsageError
-from curate.fileio import input_exists, write_text_atomic
-from curate.pairs import read_text_utf8
+from curate.fileio import input_exists, read_text_utf8, write_text_atomic
 
 _ROUND_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 DEFAULT_ROUNDS_DIR = "annotations/rounds"

@@ -1,41 +1,144 @@
-"""Benchmarks curate knows beyond CrowS-Pairs, each a package; this module asks them.
+"""The benchmarks curate knows, listed as plain data, and the questions commands ask them.
 
-Commands stay benchmark-agnostic: they ask here for a dataset's lint profile instead of
-testing its shape.
+Each entry of :data:`BENCHMARKS` is the module that defines one benchmark's ``BENCHMARK``
+(a :class:`~curate.benchmarks.spec.Benchmark`). Adding a benchmark means adding its package and
+one line here, as adding a lint rule means listing its class in :mod:`curate.lint.rules`.
+Nothing here imports a benchmark until it is asked for, so a benchmark's column table can be
+imported by the record module without a cycle.
 """
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from curate.benchmarks.spec import Benchmark, Column, LintProfile, Scoring
+
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from curate.formats.dataset import Dataset
-    from curate.lint.rule import Rule
+    from curate.pairs import Pair
+
+#: The benchmark definitions, in detection order (the fallback benchmark is asked last).
+BENCHMARKS: list[str] = [
+    "curate.benchmarks.crows_pairs.benchmark",
+    "curate.benchmarks.stereoset.benchmark",
+    "curate.benchmarks.winobias.benchmark",
+]
+
+#: The name of the benchmark a dataset belongs to when nothing else says (pair files).
+DEFAULT = "crows-pairs"
+
+__all__ = [
+    "BENCHMARKS",
+    "DEFAULT",
+    "Benchmark",
+    "Column",
+    "LintProfile",
+    "Scoring",
+    "all_benchmarks",
+    "benchmark_of",
+    "detect",
+    "for_format",
+    "get",
+    "input_formats",
+    "of_pairs",
+    "output_formats",
+]
+
+_loaded: dict[str, Benchmark] = {}
 
 
-def lint_registry(dataset: Dataset) -> dict[str, type[Rule]] | None:
-    """The rules that apply to ``dataset`` by code, or None for the shared registry."""
-    from curate.benchmarks import winobias
-
-    if dataset.shape.format == winobias.FORMAT:
-        return winobias.lint_registry()
-    return None
-
-
-def group_labels(dataset: Dataset) -> tuple[str, ...] | None:
-    """The ``bias_type`` values the dataset's benchmark defines, in report order, or None for
-    the CrowS-Pairs / StereoSet defaults."""
-    from curate.benchmarks import winobias
-
-    if dataset.shape.format == winobias.FORMAT:
-        return winobias.SUBSETS
-    return None
+def _load(module: str) -> Benchmark:
+    if module not in _loaded:
+        benchmark = importlib.import_module(module).BENCHMARK
+        if not isinstance(benchmark, Benchmark):
+            raise TypeError(f"{module}.BENCHMARK is not a Benchmark")
+        _loaded[module] = benchmark
+    return _loaded[module]
 
 
-def is_dataset_folder(path: Path) -> bool:
-    """Whether ``path`` is a directory a benchmark reads as one dataset (WinoBias's files)."""
-    from curate.benchmarks import winobias
+def all_benchmarks() -> dict[str, Benchmark]:
+    """Every listed benchmark by name, in list order; names and formats must be unique."""
+    result: dict[str, Benchmark] = {}
+    owner: dict[str, str] = {}
+    for module in BENCHMARKS:
+        benchmark = _load(module)
+        if benchmark.name in result:
+            raise TypeError(f"two benchmarks are named {benchmark.name!r}")
+        for fmt in benchmark.formats:
+            if fmt in owner:
+                raise TypeError(f"format {fmt!r} is read by {owner[fmt]} and {benchmark.name}")
+            owner[fmt] = benchmark.name
+        result[benchmark.name] = benchmark
+    return result
 
-    return path.is_dir() and winobias.looks_like_winobias(path)
+
+def get(name: str) -> Benchmark:
+    """The benchmark called ``name`` (a programming error if unknown)."""
+    return all_benchmarks()[name]
+
+
+def _detection_order() -> Iterator[Benchmark]:
+    benchmarks = list(all_benchmarks().values())
+    yield from (b for b in benchmarks if not b.fallback)
+    yield from (b for b in benchmarks if b.fallback)
+
+
+def detect(data: bytes, path: Path | None = None) -> tuple[Benchmark, str]:
+    """The benchmark and input format of a file, from its content (never its extension)."""
+    for benchmark in _detection_order():
+        fmt = benchmark.detect(data, path)
+        if fmt is not None:
+            return benchmark, fmt
+    raise LookupError("no benchmark claims this file and none is the fallback")
+
+
+def for_format(fmt: str) -> Benchmark:
+    """The benchmark whose reader takes input format ``fmt``."""
+    for benchmark in all_benchmarks().values():
+        if fmt in benchmark.formats:
+            return benchmark
+    raise KeyError(fmt)
+
+
+def benchmark_of(dataset: Dataset, *, by_columns: bool = False) -> Benchmark:
+    """The benchmark a dataset was read as.
+
+    ``by_columns``: when it was read by the fallback (a CSV, JSONL or Parquet file), the
+    benchmark whose own columns every pair fills instead (StereoSet pairs written to CSV are
+    counted per domain by ``curate stats``, but scored as pairs).
+    """
+    own = get(dataset.benchmark)
+    if by_columns and own.fallback:
+        return of_pairs(dataset.pairs, default=own)
+    return own
+
+
+def of_pairs(pairs: Sequence[Pair], default: Benchmark | None = None) -> Benchmark:
+    """The non-fallback benchmark whose own columns (beyond the fallback's) every pair fills,
+    else ``default`` (the fallback when not given)."""
+    benchmarks = list(all_benchmarks().values())
+    fallback = next(b for b in benchmarks if b.fallback)
+    shared = {c.field for c in fallback.columns}
+    if pairs:
+        for benchmark in benchmarks:
+            own = [c.field for c in benchmark.columns if c.field not in shared]
+            if own and not benchmark.fallback and all(
+                getattr(p, f, None) is not None for p in pairs for f in own
+            ):
+                return benchmark
+    return default or fallback
+
+
+def input_formats() -> tuple[str, ...]:
+    """Every ``--input-format`` value, benchmark by benchmark."""
+    return tuple(f for b in all_benchmarks().values() for f in b.formats)
+
+
+def output_formats() -> tuple[str, ...]:
+    """Every ``--output-format`` value, benchmark by benchmark (no duplicates)."""
+    return tuple(
+        dict.fromkeys(f for b in all_benchmarks().values() for f in (*b.output_formats, *b.formats))
+    )

@@ -50,8 +50,7 @@ from curate.commands.common import (
 from curate.config import Config
 from curate.decisions import write_decisions
 from curate.errors import CurateError, InputError, UsageError, user_text
-from curate.fileio import input_exists
-from curate.pairs import read_text_utf8
+from curate.fileio import input_exists, read_text_utf8
 
 annotations_app = typer.Typer(
     name="annotations",

@@ -5,13 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
 from rich.table import Table
 from rich.text import Text
 
 from curate import sources as sources_lib
-from curate.benchmarks import group_labels
+from curate.benchmarks import Benchmark, benchmark_of
 from curate.commands.common import (
     INPUT_FORMAT,
     ReportFormat,
@@ -39,8 +38,8 @@ def register(app: typer.Typer) -> None:
 def fetch(
     name: str | None = typer.Argument(
         None,
-        help="Source name from data/raw/sources.toml, or a group of sources (winobias: its "
-        "8 sentence files and 2 occupation lists, into data/raw/winobias/).",
+        help="Source name from data/raw/sources.toml, or a benchmark's name for all its sources "
+        "(winobias: its 8 sentence files and 2 occupation lists, into data/raw/winobias/).",
     ),
     origin: str | None = typer.Option(
         None,
@@ -82,9 +81,19 @@ def fetch(
     if not name:
         known = ", ".join(registry)
         raise UsageError(f"name a source to fetch ({known}) or use --list")
-    members = [] if name in registry else sources_lib.group_members(registry, name)
-    for source in members or [sources_lib.get_source(registry, name)]:
+    for source in _sources_named(registry, name):
         _fetch_one(source, dest_dir, origin, timeout=timeout, force=force, root=cfg.root)
+
+
+def _sources_named(registry: dict[str, sources_lib.Source], name: str) -> list[sources_lib.Source]:
+    """The source called ``name``, or every source of the benchmark called ``name`` (its
+    ``fetch_sources``) when no source has that name."""
+    from curate import benchmarks
+
+    known = benchmarks.all_benchmarks()
+    if name not in registry and name in known and known[name].fetch_sources:
+        return [sources_lib.get_source(registry, n) for n in known[name].fetch_sources]
+    return [sources_lib.get_source(registry, name)]
 
 
 def _fetch_one(
@@ -147,16 +156,17 @@ def stats(
     dataset = load_dataset(path, input_format)
     if not dataset.pairs and not dataset.intersentence:
         raise InputError(f"{shown_path(path, cfg.root)}: no pairs (the file holds only a header)")
-    result = compute_stats(dataset.pairs, dataset.intersentence, group_labels(dataset))
+    benchmark = benchmark_of(dataset, by_columns=True)
+    result = compute_stats(dataset.pairs, dataset.intersentence, benchmark)
     # an absent column is unknown, not empty: say which one it is
     result["validator_agreement"]["annotations_column"] = "annotations" in dataset.fields
     if fmt is ReportFormat.json:
         print_json(result)
         return
-    _render_stats(result, shown_path(path, cfg.root))
+    _render_stats(result, shown_path(path, cfg.root), benchmark)
 
 
-def _render_stats(result: dict, source: str) -> None:
+def _render_stats(result: dict, source: str, benchmark: Benchmark) -> None:
     total = result["pairs"]
     dirs = result["directions"]
     out.print(
@@ -197,8 +207,8 @@ def _render_stats(result: dict, source: str) -> None:
         + ", ".join(f"{k}: {v}" for k, v in lengths["word_count_difference"].items())
     )
 
-    if "stereoset" in result:
-        _render_stereoset(result["stereoset"])
+    if benchmark.report_section is not None and benchmark.name in result:
+        benchmark.report_section(result[benchmark.name], out)
     agreement = result["validator_agreement"]
     n = agreement["pairs_with_annotations"]
     out.print()
@@ -217,24 +227,4 @@ def _render_stats(result: dict, source: str) -> None:
     table = Table("validators listing bias_type", "pairs", title_justify="left")
     for k, v in agreement["label_supported_by"].items():
         table.add_row(str(k), str(v))
-    out.print(table)
-
-
-def _render_stereoset(counts: dict) -> None:
-    out.print()
-    table = Table(title="StereoSet items per domain (target terms)", title_justify="left")
-    for column in ("domain", "intrasentence", "intersentence"):
-        table.add_column(column, justify="left" if column == "domain" else "right")
-    domains = dict.fromkeys([*counts["intrasentence"]["by_domain"], *counts["intersentence"]["by_domain"]])
-    for domain in domains:
-        cells = []
-        for task in ("intrasentence", "intersentence"):
-            row = counts[task]["by_domain"].get(domain, {"items": 0, "targets": 0})
-            cells.append(f"{row['items']} ({row['targets']})")
-        table.add_row(escape(domain), *cells)
-    table.add_row(
-        "total",
-        *(f"{counts[t]['items']} ({counts[t]['targets']})" for t in ("intrasentence", "intersentence")),
-        style="bold",
-    )
     out.print(table)

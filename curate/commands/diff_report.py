@@ -13,6 +13,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from curate.benchmarks import benchmark_of
 from curate.commands.common import (
     DEFAULT_SCORE_CACHE,
     VERSIONS_INPUT_FORMAT,
@@ -141,16 +142,17 @@ def diff_report(
         load_version_dataset(spec, cfg, fmt)[1]
         for spec, fmt in zip((before_spec, after_spec), formats, strict=True)
     ]
-    if any(d.shape.format == "stereoset" for d in datasets):  # StereoSet's own metrics
+    own = next(
+        (b for b in map(benchmark_of, datasets) if b.scoring.diff_report is not None), None
+    )
+    if own is not None:  # the benchmark's own metrics
         if methods:
             raise UsageError(
-                "--method applies to pair files; StereoSet files are compared with "
-                "stereoset-mlm (masked LMs) or stereoset-clm (causal LMs), chosen by the model"
+                f"--method applies to pair files; {own.title} files are compared with "
+                f"{own.scoring.choice}"
             )
-        from curate.commands.stereoset import diff_report_stereoset
-
         labels = (before_spec, after_spec)
-        diff_report_stereoset(
+        own.scoring.diff_report(
             list(zip(labels, datasets, strict=True)),
             models,
             out_dir,

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from curate.benchmarks import lint_registry
+from curate.benchmarks import benchmark_of
 from curate.commands.common import (
     INPUT_FORMAT,
     OUTPUT_FORMAT,
@@ -27,6 +27,7 @@ from curate.formats import Dataset, write_dataset
 from curate.lint import LintSettings, all_rules, fix_pairs, lint_pairs, report, settings_from_table
 from curate.lint.inputs import skip_unavailable
 from curate.lint.presets import PRESETS, preset_settings
+from curate.lint.profiles import apply_profile
 from curate.tokencache import persistent_splits
 
 #: Caches live here, under the project root (git-ignored).
@@ -143,9 +144,12 @@ def _lint_and_report(
     statistics: bool,
     fmt: TableFormat,
 ) -> None:
-    registry = lint_registry(dataset)  # the benchmark's lint profile
-    settings, skipped = skip_unavailable(settings, dataset.fields, registry)
-    notes = [s.note() for s in skipped]
+    benchmark = benchmark_of(dataset)
+    settings, notes = apply_profile(settings, benchmark)
+    settings, skipped = skip_unavailable(settings, dataset.fields)
+    notes += [s.note() for s in skipped]
+    if benchmark.lint.precision:
+        notes.append(benchmark.lint.precision)
     pairs = list(dataset.pairs)
     if fix:
         if output is None:
@@ -156,8 +160,6 @@ def _lint_and_report(
             raise UsageError(
                 f"--output {output} is the input file; write the fixed pairs elsewhere"
             )
-        if registry is not None:
-            raise UsageError("--fix applies the CrowS-Pairs typographic fixes; this benchmark has none")
         result = fix_pairs(pairs, settings)
         write_dataset(dataset.with_pairs(result.pairs), output, output_format)
         err.print(report.format_fixes(result.applied), end="", markup=False, highlight=False)
@@ -166,7 +168,7 @@ def _lint_and_report(
             f"wrote {user_text(output)}"
         )
         pairs, output = result.pairs, None
-    findings = _run(pairs, settings, registry)
+    findings = _run(pairs, settings)
     if statistics:
         text = report.format_statistics(findings, len(pairs), notes)
     else:
@@ -182,7 +184,7 @@ def _lint_and_report(
         raise typer.Exit(1)
 
 
-def _run(pairs, settings: LintSettings, registry=None):
+def _run(pairs, settings: LintSettings):
     with Progress(
         TextColumn("linting"),
         BarColumn(),
@@ -194,10 +196,7 @@ def _run(pairs, settings: LintSettings, registry=None):
     ) as progress:
         task = progress.add_task("lint", total=len(pairs))
         return lint_pairs(
-            pairs,
-            settings,
-            progress=lambda done: progress.update(task, completed=done),
-            registry=registry,
+            pairs, settings, progress=lambda done: progress.update(task, completed=done)
         )
 
 

@@ -19,6 +19,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from curate.benchmarks import benchmark_of
 from curate.commands.common import (
     DEFAULT_SCORE_CACHE,
     INPUT_FORMAT,
@@ -180,10 +181,9 @@ def score(
     dataset = read_dataset(path, input_format)
     out_dir = out_dir or cfg.output_dir / "score" / path.stem
     cache_path = score_cache_path(cfg, cache, no_cache)
-    if dataset.shape.format == "stereoset":  # StereoSet's own methods and metrics
-        from curate.commands.stereoset import score_stereoset_file
-
-        score_stereoset_file(dataset, path, settings, slugs, out_dir, cache_path, fmt)
+    route = benchmark_of(dataset).scoring.score_file
+    if route is not None:  # the benchmark's own methods and metrics
+        route(dataset, path, settings, slugs, out_dir, cache_path, fmt)
         return
     log_warnings(dataset.warnings)
     pairs = list(dataset.pairs)

@@ -13,9 +13,7 @@ tsv            the same columns tab-separated (Névéol et al. 2022 multilingual
 jsonl          one JSON object per line with the same columns
 parquet        the same columns in Parquet
 hf-jsonl/-parquet  the Hugging Face ``crows_pairs`` layout (integer class labels)
-stereoset      StereoSet JSON: intrasentence items as pairs, intersentence items kept
-winobias       WinoBias pro/anti text files (a file of the pair, or their folder), read by
-               :mod:`curate.benchmarks.winobias`
+stereoset      StereoSet JSON (read by :mod:`curate.benchmarks.stereoset`)
 upstream       (output only) the eight upstream CSV columns, unknown cells empty
 =============  ==========================================================================
 """
@@ -23,23 +21,12 @@ upstream       (output only) the eight upstream CSV columns, unknown cells empty
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from curate.errors import InputError, UsageError
 from curate.fileio import read_input_bytes, write_bytes_atomic
-from curate.formats.dataset import (
-    INPUT_FORMATS,
-    OUTPUT_FORMATS,
-    SUFFIXES,
-    Dataset,
-    Shape,
-    StereoSetItem,
-    shared_fields,
-)
-from curate.formats.delimited import format_delimited, pairs_only, parse_delimited
-from curate.formats.detect import detect_format
-from curate.formats.stereoset import format_stereoset, item_of, pair_of, parse_stereoset
-from curate.formats.tabular import format_jsonl, parquet_bytes, parse_jsonl, read_parquet
-from curate.pairs import read_text_utf8
+from curate.formats.dataset import Dataset, Shape, StereoSetItem, shared_fields
+from curate.formats.delimited import pairs_only
 
 __all__ = [
     "INPUT_FORMATS",
@@ -59,6 +46,33 @@ __all__ = [
 ]
 
 
+def __getattr__(name: str) -> Any:
+    """The format lists, asked of the benchmark registry when first used (so that a benchmark
+    added to :data:`curate.benchmarks.BENCHMARKS` brings its formats), and the StereoSet item
+    conversions (re-exported from :mod:`curate.benchmarks.stereoset.io` for their callers)."""
+    from curate import benchmarks
+
+    if name == "INPUT_FORMATS":
+        return benchmarks.input_formats()
+    if name == "OUTPUT_FORMATS":
+        return benchmarks.output_formats()
+    if name == "SUFFIXES":
+        return {f: s for b in benchmarks.all_benchmarks().values() for f, s in b.suffixes.items()}
+    if name in ("item_of", "pair_of"):
+        from curate.benchmarks.stereoset import io
+
+        return getattr(io, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def detect_format(data: bytes) -> str:
+    """The input format of a file's bytes, asked of every benchmark (see
+    :func:`curate.benchmarks.detect`)."""
+    from curate import benchmarks
+
+    return benchmarks.detect(data)[1]
+
+
 def _read_bytes(path: Path) -> bytes:
     try:
         return read_input_bytes(path)  # one reader: loops, devices, name length, input registry
@@ -71,50 +85,46 @@ def _read_bytes(path: Path) -> bytes:
 
 
 def read_dataset(path: Path | str, input_format: str | None = None) -> Dataset:
-    """Read a dataset file in any known shape (detected from content unless forced)."""
-    path = Path(path)
-    source = str(path)
-    if input_format is not None and input_format not in INPUT_FORMATS:
-        raise UsageError(
-            f"unknown input format {input_format!r}; expected one of {', '.join(INPUT_FORMATS)}"
-        )
-    from curate.benchmarks import winobias  # a benchmark package; it builds on this one
+    """Read a dataset file of any benchmark in any of its shapes (detected from content unless
+    forced)."""
+    from curate import benchmarks
 
-    if input_format == winobias.FORMAT or (
-        input_format is None and winobias.looks_like_winobias(path)
-    ):
-        return winobias.read_winobias(path)  # a pair of files (or a folder of them)
-    data = _read_bytes(path)
-    fmt = input_format or detect_format(data)
-    if fmt in ("parquet", "hf-parquet"):
-        return read_parquet(path, source, forced_hf=True if fmt == "hf-parquet" else None)
-    text = read_text_utf8(path)
-    if fmt in ("jsonl", "hf-jsonl"):
-        return parse_jsonl(text, source, forced_hf=True if fmt == "hf-jsonl" else None)
-    if fmt == "stereoset":
-        return parse_stereoset(text, source)
-    return parse_delimited(text, source, fmt)
+    path = Path(path)
+    formats = benchmarks.input_formats()
+    if input_format is not None and input_format not in formats:
+        raise UsageError(
+            f"unknown input format {input_format!r}; expected one of {', '.join(formats)}"
+        )
+    folder = path.is_dir()  # a benchmark may read a folder of files (WinoBias)
+    data = b"" if folder else _read_bytes(path)
+    if input_format is None:
+        benchmark, fmt = benchmarks.detect(data, path)
+    else:
+        benchmark, fmt = benchmarks.for_format(input_format), input_format
+    if folder and benchmark.fallback:
+        raise InputError(f"{path}: is a directory, expected a file")
+    return benchmark.read(path, str(path), fmt)
 
 
 def format_dataset(dataset: Dataset, output_format: str | None = None) -> bytes:
-    """The bytes of ``dataset`` in ``output_format`` (default: the shape it was read in)."""
+    """The bytes of ``dataset`` in ``output_format`` (default: the shape it was read in).
+
+    A benchmark's own formats are written by its writer; any other benchmark's pairs can also
+    be written to the shared column-based shapes (CSV, JSONL, Parquet) by the fallback's writer.
+    """
+    from curate import benchmarks
+
     fmt = output_format or dataset.shape.name
-    if fmt not in OUTPUT_FORMATS:
-        raise UsageError(
-            f"unknown output format {fmt!r}; expected one of {', '.join(OUTPUT_FORMATS)}"
-        )
-    if fmt == "winobias":
-        raise UsageError("a WinoBias dataset is several text files: write it to a directory")
-    if fmt == "upstream":
-        return format_delimited(dataset, "csv", upstream=True).encode("utf-8")
-    if fmt in ("csv", "tsv"):
-        return format_delimited(dataset, fmt).encode("utf-8")
-    if fmt in ("jsonl", "hf-jsonl"):
-        hf = fmt == "hf-jsonl"
-        return format_jsonl(dataset, hf=hf).encode("utf-8")
-    if fmt in ("parquet", "hf-parquet"):
-        return parquet_bytes(dataset, hf=fmt == "hf-parquet")
-    return format_stereoset(dataset).encode("utf-8")
+    formats = benchmarks.output_formats()
+    if fmt not in formats:
+        raise UsageError(f"unknown output format {fmt!r}; expected one of {', '.join(formats)}")
+    own = benchmarks.benchmark_of(dataset)
+    if fmt in (*own.formats, *own.output_formats):
+        return own.write(dataset, fmt)
+    writer = next(
+        (b for b in benchmarks.all_benchmarks().values() if fmt in (*b.formats, *b.output_formats)),
+    )
+    return writer.write(dataset, fmt)
 
 
 def write_dataset(dataset: Dataset, path: Path | str, output_format: str | None = None) -> None:
@@ -124,13 +134,5 @@ def write_dataset(dataset: Dataset, path: Path | str, output_format: str | None 
     ones from :attr:`Pair.extra`). Nothing is written when a pair cannot be expressed in the
     target shape (e.g. a bias type without a Hugging Face class label).
     """
-    if (output_format or dataset.shape.name) == "winobias":
-        from curate.benchmarks.winobias import write_winobias
-
-        write_winobias(dataset, path)
-        return
     data = format_dataset(dataset, output_format)
     write_bytes_atomic(Path(path), data)
-
-
-

@@ -8,26 +8,6 @@ from typing import Any
 
 from curate.pairs import FIELD_COLUMNS, PAIR_FIELDS, STEREOSET_FIELD_COLUMNS, Pair
 
-#: Shapes a reader can be forced to (``input_format``); the default is detection from content.
-INPUT_FORMATS: tuple[str, ...] = (
-    "csv", "tsv", "jsonl", "parquet", "hf-jsonl", "hf-parquet", "stereoset", "winobias"
-)
-#: Shapes a writer can produce (``output_format``); the default is the input's shape.
-#: ``upstream`` is the CSV with all eight CrowS-Pairs columns (unknown cells empty).
-OUTPUT_FORMATS: tuple[str, ...] = ("upstream", *INPUT_FORMATS)
-#: The file-name suffix of each output format.
-SUFFIXES: dict[str, str] = {
-    "upstream": ".csv",
-    "csv": ".csv",
-    "tsv": ".tsv",
-    "jsonl": ".jsonl",
-    "hf-jsonl": ".jsonl",
-    "parquet": ".parquet",
-    "hf-parquet": ".parquet",
-    "stereoset": ".json",
-    "winobias": "",  # a directory of pro/anti text files
-}
-
 
 @dataclass(frozen=True)
 class Shape:
@@ -93,6 +73,8 @@ class Dataset:
     extra_columns: tuple[str, ...] = ()
     intersentence: tuple[StereoSetItem, ...] = ()
     document: Any = field(default=None, compare=False, repr=False)
+    #: The name of the benchmark the file was read as (:mod:`curate.benchmarks`).
+    benchmark: str = "crows-pairs"
 
     @property
     def fields(self) -> frozenset[str]:

@@ -77,10 +77,11 @@ def format_delimited(dataset: Dataset, fmt: str = "csv", *, upstream: bool = Fal
         id_column: str | None = ""
     elif shape.format in DELIMITERS:
         base, id_column = shape.columns, shape.id_column
-    else:  # from JSONL / Parquet / StereoSet: the unnamed id column of CrowS-Pairs CSVs
+    else:  # from JSONL / Parquet / another benchmark's file: the unnamed id column of CSVs
+        own_shape = shape.format not in ("jsonl", "parquet")  # ids are item positions
         base = [("" if c == shape.id_column else c) for c in shape.columns]
-        id_column = "" if shape.id_column is not None or shape.format == "stereoset" else None
-        if shape.format == "stereoset":
+        id_column = "" if shape.id_column is not None or own_shape else None
+        if own_shape:
             base = ["", *base]
     columns, id_column = output_columns(pairs, base, id_column, dataset.extra_columns)
     if fmt == "csv" and tuple(columns) == COLUMNS and id_column == "":

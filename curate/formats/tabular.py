@@ -125,10 +125,10 @@ def _columns(dataset: Dataset, fmt: str, hf: bool) -> tuple[tuple[str, ...], str
     if shape.format in ("jsonl", "parquet"):
         base: list[str] = list(shape.columns)
         id_column = shape.id_column
-    else:  # from CSV/TSV/StereoSet: typed containers name the id column ``id``
+    else:  # from CSV/TSV/another benchmark's file: typed containers name the id column ``id``
         base = [("id" if c == shape.id_column else c) for c in shape.columns]
         id_column = "id" if shape.id_column is not None else None
-        if shape.format == "stereoset":
+        if shape.format not in ("csv", "tsv"):  # another benchmark's file: ids are positions
             base, id_column = ["id", *base], "id"
     if hf and id_column is None:
         base, id_column = ["id", *base], "id"

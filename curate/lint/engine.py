@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from curate.findings import Finding
 from curate.lint.lexicon import Lexicon, load_lexicon
@@ -14,12 +14,9 @@ from curate.lint.settings import LintSettings, selected_codes
 from curate.pairs import Pair
 
 
-def selected_rules(
-    settings: LintSettings, registry: Mapping[str, type[Rule]] | None = None
-) -> list[Rule]:
-    """Instances of the rules the settings enable, in code order, from ``registry`` (a
-    benchmark's lint profile; default: every shared rule)."""
-    rules = all_rules() if registry is None else registry
+def selected_rules(settings: LintSettings) -> list[Rule]:
+    """Instances of the rules the settings enable, in code order."""
+    rules = all_rules()
     return [rules[code]() for code in selected_codes(settings, rules)]
 
 
@@ -49,13 +46,10 @@ def lint_pairs(
     settings: LintSettings | None = None,
     *,
     progress: Callable[[int], None] | None = None,
-    registry: Mapping[str, type[Rule]] | None = None,
 ) -> list[Finding]:
-    """Lint every pair; findings are ordered by pair (input order), then rule code.
-
-    ``registry`` is the benchmark's lint profile (default: every shared rule)."""
+    """Lint every pair; findings are ordered by pair (input order), then rule code."""
     settings = settings or LintSettings()
-    rules = selected_rules(settings, registry)
+    rules = selected_rules(settings)
     lexicon = load_lexicon()
     with _no_gc():
         return _lint(pairs, settings, rules, lexicon, progress)

@@ -13,9 +13,8 @@ engine (not on the rule classes) so that rules stay pure checks of one pair.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any
 
 from curate.lint.rules import all_rules
 from curate.lint.settings import LintSettings, selected_codes
@@ -44,11 +43,11 @@ class SkippedRule:
 
 
 def skip_unavailable(
-    settings: LintSettings, fields: Collection[str], registry: Mapping[str, Any] | None = None
+    settings: LintSettings, fields: Collection[str]
 ) -> tuple[LintSettings, tuple[SkippedRule, ...]]:
     """The settings without the selected rules whose columns the input lacks (``fields``: the
     Pair fields the input has, :attr:`curate.formats.Dataset.fields`), and those rules."""
-    rules = all_rules() if registry is None else registry
+    rules = all_rules()
     skipped = tuple(
         SkippedRule(code, rules[code].name, missing)
         for code in selected_codes(settings, rules)

@@ -278,7 +278,7 @@ def parse_recipe(text: str, cfg: Config, source: str = "<recipe>") -> Recipe:
 
 def load_recipe(path: Path, cfg: Config, version: str | None = None) -> Recipe:
     """Read a recipe file; ``version`` (or the directory name, if it is a version) must match."""
-    from curate.pairs import read_text_utf8
+    from curate.fileio import read_text_utf8
 
     path = Path(path)
     if not path.is_file():

@@ -179,10 +179,11 @@ def resolve_version(spec: str, cfg: Config) -> Resolved:
     if path.suffix in {".csv", ".parquet"} or path.is_file() or path.is_symlink():
         check_input_file(path)
         return Resolved(spec, path)
-    from curate.benchmarks import is_dataset_folder
+    if path.is_dir():  # a benchmark whose dataset is a folder of files (WinoBias)
+        from curate import benchmarks
 
-    if is_dataset_folder(path):  # a benchmark whose dataset is a folder of files (WinoBias)
-        return Resolved(spec, path)
+        if not benchmarks.detect(b"", path)[0].fallback:
+            return Resolved(spec, path)
     if spec in RAW_ALIASES:
         return Resolved(spec, fetched_data(cfg))
     if is_version(spec):

@@ -14,22 +14,29 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from curate.benchmarks import winobias
-from curate.benchmarks.winobias.occupations import Occupations
-from curate.benchmarks.winobias.reader import (
+from curate import benchmarks
+from curate.benchmarks.winobias.benchmark import BENCHMARK, SOURCES
+from curate.benchmarks.winobias.io import (
     FILE_NAME,
     bracketed,
     format_subset,
+    pair_from_lines,
     pair_id,
     parse_line,
+    write_winobias,
 )
+from curate.benchmarks.winobias.metrics import by_type
+from curate.benchmarks.winobias.occupations import Occupations
 from curate.benchmarks.winobias.rules import RULES, StereotypeMismatch
 from curate.cli import app
 from curate.errors import InputError
 from curate.formats import read_dataset
 from curate.lint import LintSettings, lint_pairs
+from curate.lint.profiles import in_profile
 from curate.lint.rule import PairContext
-from curate.sources import MIRROR_ENV, fetch, group_members, load_sources
+from curate.lint.rules import all_rules
+from curate.score.files import read_scores_csv
+from curate.sources import MIRROR_ENV, fetch, load_sources
 from tests.conftest import REGISTRY
 
 runner = CliRunner()
@@ -43,10 +50,10 @@ def winobias_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not os.environ.get(MIRROR_ENV):
         pytest.skip(f"${MIRROR_ENV} not set")
     dest = tmp_path_factory.mktemp("raw")
-    members = group_members(load_sources(REGISTRY), "winobias")
-    assert len(members) == 10
-    for source in members:
-        fetch(source, dest)
+    registry = load_sources(REGISTRY)
+    assert len(SOURCES) == 10
+    for name in SOURCES:
+        fetch(registry[name], dest)
     return dest / "winobias"
 
 
@@ -147,7 +154,7 @@ def test_real_files_read_and_write_back_byte_for_byte(winobias_dir: Path, tmp_pa
     assert not dataset.warnings
     type1 = [p for p in dataset.pairs if p.bias_type.startswith("type1")]
     assert len(type1) == 792  # the subset Martinez & Kremer score
-    winobias.write_winobias(dataset, tmp_path)
+    write_winobias(dataset, tmp_path)
     for name in (
         FILE_NAME.format(side=s, type=t, split=x)
         for s in ("pro", "anti")
@@ -158,7 +165,7 @@ def test_real_files_read_and_write_back_byte_for_byte(winobias_dir: Path, tmp_pa
 
 
 def test_format_subset_restores_brackets() -> None:
-    pair = winobias.pair_from_lines("[The chief] met [him].", "[The chief] met [her].")
+    pair = pair_from_lines("[The chief] met [him].", "[The chief] met [her].")
     assert format_subset([pair], "anti") == "1 [The chief] met [her].\n"
 
 
@@ -166,7 +173,7 @@ def test_format_subset_restores_brackets() -> None:
 
 
 def _findings(rule, example) -> list:
-    pair = winobias.pair_from_lines(example.sent_more, example.sent_less, OCCUPATIONS)
+    pair = pair_from_lines(example.sent_more, example.sent_less, OCCUPATIONS)
     return list(rule().check(PairContext(pair, LintSettings())))
 
 
@@ -181,12 +188,12 @@ def test_rule_examples(rule) -> None:
 
 def test_stereotype_rule_needs_the_occupation_lists() -> None:
     example = StereotypeMismatch.bad[0]
-    pair = winobias.pair_from_lines(example.sent_more, example.sent_less)  # no lists
+    pair = pair_from_lines(example.sent_more, example.sent_less)  # read without the lists
     assert not list(StereotypeMismatch().check(PairContext(pair, LintSettings())))
 
 
 def test_stereotype_rule_flags_an_anti_line_that_follows_the_stereotype() -> None:
-    pair = winobias.pair_from_lines(
+    pair = pair_from_lines(
         "[The janitor] reprimanded the accountant because [he] was tired.",
         "[The janitor] reprimanded the accountant because [he] was tired.",
         OCCUPATIONS,
@@ -198,19 +205,24 @@ def test_stereotype_rule_flags_an_anti_line_that_follows_the_stereotype() -> Non
     ]
 
 
+def profile_codes() -> set[str]:
+    return {code for code in all_rules() if in_profile(code, BENCHMARK)}
+
+
 def test_lint_profile_has_the_winobias_rules_and_spelling_only() -> None:
-    codes = set(winobias.lint_registry())
-    assert {"WB001", "WB002", "WB003", "WB004", "W001", "W002", "W003"} == codes
+    assert profile_codes() == {"B001", "B002", "B003", "B004", "W001", "W002", "W003"}
+    assert benchmarks.get("winobias") is BENCHMARK
 
 
 def test_lint_on_the_real_files_finds_the_non_minimal_pairs(winobias_dir: Path) -> None:
     dataset = read_dataset(winobias_dir)
-    findings = lint_pairs(dataset.pairs, registry=winobias.lint_registry())
-    non_minimal = {f.pair_id for f in findings if f.code == "WB001"}
+    settings = LintSettings(select=tuple(sorted(profile_codes())))
+    findings = lint_pairs(dataset.pairs, settings)
+    non_minimal = {f.pair_id for f in findings if f.code == "B001"}
     assert pair_id(1, "dev", 92) in non_minimal  # "needed a desk" / "needed one"
     assert pair_id(2, "dev", 119) in non_minimal  # "to won" / "to win"
     assert pair_id(1, "dev", 27) not in non_minimal  # he/his -> she/her: two pronoun swaps
-    doubled = {f.pair_id for f in findings if f.code == "WB002"}
+    doubled = {f.pair_id for f in findings if f.code == "B002"}
     assert pair_id(2, "test", 3) in doubled  # "notified the [the chief]"
 
 
@@ -225,9 +237,9 @@ def test_cli_lint_each_file_pair(winobias_dir: Path) -> None:
             result = runner.invoke(app, ["lint", "--no-cache", "--format", "jsonl", str(path)])
             assert result.exit_code == 1, result.output
             rows = [json.loads(line) for line in result.stdout.splitlines()]
-            found = {r["pair_id"] for r in rows if r["code"] == "WB001"}
+            found = {r["pair_id"] for r in rows if r["code"] == "B001"}
             assert found, (type_, split)
-            assert not {r["code"] for r in rows} - set(winobias.lint_registry())
+            assert not {r["code"] for r in rows} - profile_codes()
             total += len(found)
     assert total >= 10
 
@@ -239,6 +251,7 @@ def test_cli_stats_per_subset(winobias_dir: Path) -> None:
     assert {r["bias_type"]: (r["n"], r["known"]) for r in stats["bias_types"]} == {
         s: (396, True) for s in ("type1-dev", "type1-test", "type2-dev", "type2-test")
     }
+    assert stats["winobias"]["type1-dev"] == {"female": 198, "male": 198, "unknown": 0}
 
 
 def test_cli_errors_are_one_sentence(tmp_path: Path) -> None:
@@ -322,6 +335,16 @@ def test_cli_score_every_sentence_pair_method_per_type_and_split(
         assert sorted(groups) == ["type1-dev", "type1-test", "type2-dev", "type2-test"]
         assert all(row["n"] == 3 for row in groups.values())
         assert sum(row["biased"] for row in groups.values()) == summary["biased"]
+    method = methods.split(",")[0]
+    out = tmp_path / "out" / tiny_model_dir(family).name
+    scores = read_scores_csv(out / "scores.csv" if method == "pll" else out / method / "scores.csv")
+    per_type = by_type(scores)
+    first = {row["bias_type"]: row for row in models[0]["summary"]["bias_types"]}
+    assert per_type["type1-dev"]["score"] == first["type1-dev"]["score"]
+    assert per_type["type1"]["n"] == 6
+    assert (
+        per_type["type1"]["biased"] == first["type1-dev"]["biased"] + first["type1-test"]["biased"]
+    )
 
 
 def test_cli_diff_report_between_two_winobias_versions(
@@ -351,3 +374,23 @@ def test_cli_diff_report_between_two_winobias_versions(
     text = json.dumps(report)
     assert "type2-test" in text
     assert "1 edited" in result.output
+
+
+def test_winobias_pairs_write_to_a_shared_shape_and_a_folder_is_refused_elsewhere(
+    tmp_path: Path,
+) -> None:
+    from curate.formats import write_dataset
+
+    pro = _write(
+        tmp_path / "wb", 1, "dev", ["1 [The chief] met [him]."], ["1 [The chief] met [her]."]
+    )
+    dataset = read_dataset(pro)
+    write_dataset(dataset, tmp_path / "out.csv", "csv")
+    again = read_dataset(tmp_path / "out.csv")
+    assert [(p.sent_more, p.sent_less, p.bias_type) for p in again.pairs] == [
+        ("The chief met him.", "The chief met her.", "type1-dev")
+    ]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(InputError, match="is a directory, expected a file"):
+        read_dataset(empty)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from curate.pairs import read_text_utf8
+from curate.fileio import read_text_utf8
 
 if TYPE_CHECKING:
     from curate.benchmarks.winobias.reader import Line

@@ -1,4 +1,4 @@
-"""The WinoBias lint rules (family ``WB``): what can be wrong with a pro/anti line pair.
+"""The WinoBias lint rules (family ``B``): what can be wrong with a pro/anti line pair.
 
 Each rule reads the pair the WinoBias reader builds: the two sentences without brackets and,
 in :attr:`Pair.extra`, the bracketed mentions of each side and the referent's occupation. An
@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from typing import ClassVar
 
 from curate.align import Token
+from curate.benchmarks.winobias.io import pair_from_lines, parse_line
 from curate.benchmarks.winobias.occupations import PRONOUN_GENDER
-from curate.benchmarks.winobias.reader import parse_line
 from curate.findings import TextSpan
 from curate.lint.grammar import MAY_DOUBLE
 from curate.lint.rule import Example, PairContext, Rule, Violation, edit_spans, is_word
@@ -50,7 +51,7 @@ class NonMinimalPair(Rule):
     coreference system may resolve the two sentences differently for that reason alone.
     """
 
-    code = "WB001"
+    code = "B001"
     name = "non-minimal-pair"
     summary = "The two sentences differ in more than the pronoun"
     bad = (
@@ -102,7 +103,7 @@ class DoubledWord(Rule):
     separately. Words that may legitimately double ("had had", "that that") are left alone.
     """
 
-    code = "WB002"
+    code = "B002"
     name = "doubled-word"
     summary = "The same word twice in a row"
     bad = (
@@ -145,7 +146,7 @@ class BracketError(Rule):
     than its anti line gives a wrong gold answer or a pair whose sides are scored differently.
     """
 
-    code = "WB003"
+    code = "B003"
     name = "bracket-error"
     summary = "Malformed brackets, or mentions that differ between the two lines"
     bad = (
@@ -200,7 +201,7 @@ class StereotypeMismatch(Rule):
     reported such swapped lines upstream). Needs the occupation lists beside the data files.
     """
 
-    code = "WB004"
+    code = "B004"
     name = "stereotype-mismatch"
     summary = "The pro line's pronoun does not match the occupation's stereotype"
     bad = (
@@ -216,8 +217,12 @@ class StereotypeMismatch(Rule):
         ),
     )
 
+    #: The occupations of the examples above: a pair that was not read from WinoBias files
+    #: (a documentation example) has no occupation lists of its own.
+    example_occupations: ClassVar[dict[str, str]] = {"accountant": "female", "janitor": "male"}
+
     def check(self, ctx: PairContext) -> Iterator[Violation]:
-        extra = dict(ctx.pair.extra)
+        extra = dict(ctx.pair.extra) or self._example_fields(ctx)
         for field_name, side in SIDES:
             prefix = "" if side == "pro" else "anti_"
             occupation = extra.get(f"{prefix}occupation")
@@ -237,8 +242,17 @@ class StereotypeMismatch(Rule):
                 )
 
 
+    def _example_fields(self, ctx: PairContext) -> dict[str, str | None]:
+        from curate.benchmarks.winobias.occupations import Occupations
+
+        pair = pair_from_lines(
+            ctx.pair.sent_more, ctx.pair.sent_less, Occupations(self.example_occupations)
+        )
+        return dict(pair.extra)
+
+
 #: The WinoBias rules, listed as the lint registry lists its families.
 RULES: tuple[type[Rule], ...] = (NonMinimalPair, DoubledWord, BracketError, StereotypeMismatch)
-#: Rules of the shared registry that apply to WinoBias sentences as they do to any text.
-SHARED_CODES: tuple[str, ...] = ("W001", "W002", "W003")
+#: Prefixes of the shared rules that apply to WinoBias sentences as to any text: spelling.
+SHARED_SELECT: tuple[str, ...] = ("W",)
 

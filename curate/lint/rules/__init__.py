@@ -72,10 +72,21 @@ def _checked(rule: type[Rule], family: str, seen: dict[str, type[Rule]]) -> None
         raise TypeError(f"rule {rule.code} needs a docstring explaining the defect")
 
 
+def _families() -> dict[str, tuple[type[Rule], ...]]:
+    """The shared families, then each benchmark's own rules (listed by its lint profile)."""
+    from curate.benchmarks import all_benchmarks
+
+    families = {family: list(rules) for family, rules in FAMILIES.items()}
+    for benchmark in all_benchmarks().values():
+        for rule in benchmark.lint.rules:
+            families.setdefault(rule.family(), []).append(rule)
+    return {family: tuple(rules) for family, rules in families.items()}
+
+
 @functools.cache
-def _registry() -> dict[str, type[Rule]]:
+def _registry(benchmarks: tuple[str, ...] = ()) -> dict[str, type[Rule]]:
     seen: dict[str, type[Rule]] = {}
-    for family, rules in FAMILIES.items():
+    for family, rules in _families().items():
         for rule in rules:
             _checked(rule, family, seen)
             seen[rule.code] = rule
@@ -83,5 +94,7 @@ def _registry() -> dict[str, type[Rule]]:
 
 
 def all_rules() -> dict[str, type[Rule]]:
-    """Every rule by code, in code order."""
-    return dict(_registry())
+    """Every rule by code, in code order: the shared ones and every benchmark's own."""
+    from curate.benchmarks import BENCHMARKS
+
+    return dict(_registry(tuple(BENCHMARKS)))

@@ -15,7 +15,7 @@ is then the breakdown per type and split that WinoBias results are reported in.
 A path names a pro or an anti file (its twin is found by name beside it) or a directory holding
 the pairs of files. A file that cannot be paired (different line counts, a line without its
 number) is refused with one sentence naming the file and line; a line whose brackets are wrong
-is read (the brackets dropped) and left to the lint rule WB003 to report.
+is read (the brackets dropped) and left to the lint rule B003 to report.
 """
 
 from __future__ import annotations
@@ -24,13 +24,17 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from curate.benchmarks.winobias.columns import COLUMNS as COLUMN_TABLE
 from curate.benchmarks.winobias.occupations import FEMALE_FILE, MALE_FILE, Occupations
-from curate.errors import InputError
-from curate.fileio import write_text_atomic
+from curate.errors import InputError, UsageError
+from curate.fileio import read_text_utf8, write_text_atomic
 from curate.formats.dataset import Dataset, Shape
-from curate.pairs import Pair, read_text_utf8
+from curate.pairs import Pair
 
-FORMAT = "winobias"
+NAME = FORMAT = "winobias"
+#: Input (and output) formats: the pro/anti text files.
+FORMATS: tuple[str, ...] = (FORMAT,)
+SUFFIXES: dict[str, str] = {FORMAT: ""}  # a folder of text files
 TYPES = (1, 2)
 SPLITS = ("dev", "test")
 #: The file name of one side of one subset (``pro`` or ``anti``).
@@ -40,8 +44,8 @@ SUBSETS = tuple(f"type{t}-{s}" for t in TYPES for s in SPLITS)
 _NAME = re.compile(r"^(pro|anti)_stereotyped_type([12])\.txt\.(dev|test)$")
 #: A WinoBias line: its number, one space, the sentence.
 _LINE = re.compile(r"^(\d+) (\S.*)$")
-#: Columns of the shape (the CrowS-Pairs fields a WinoBias pair fills).
-COLUMNS = ("", "sent_more", "sent_less", "stereo_antistereo", "bias_type")
+#: Columns of the shape (the CrowS-Pairs fields a WinoBias pair fills; ids are not a column).
+COLUMNS = tuple(c.name for c in COLUMN_TABLE if c.field != "pair_id")
 #: Pair ids: type * 10000 + (0 for dev, 5000 for test) + line number (10001 = type 1, dev, line 1).
 _ID_BASE = {("dev"): 0, ("test"): 5000}
 
@@ -216,17 +220,21 @@ def subsets_in(directory: Path) -> list[tuple[Path, Path, int, str]]:
     return found
 
 
-def looks_like_winobias(path: Path) -> bool:
-    """Whether ``path`` is a WinoBias file (by content: a numbered line with a bracketed mention)
-    or a directory holding one."""
-    if path.is_dir():
-        return bool(subsets_in(path))
-    try:
-        with path.open("rb") as handle:
-            head = handle.readline(4096).decode("utf-8", errors="replace")
-    except OSError:
-        return False
-    return bool(re.match(r"^\d+ \S[^\n]*\[[^\]\n]+\]", head))
+_FIRST_LINE = re.compile(r"^\d+ \S[^\n]*\[[^\]\n]+\]")
+
+
+def detect(data: bytes, path: Path | None = None) -> str | None:
+    """``winobias`` for a folder holding WinoBias files, or a file whose first line is one
+    (a line number, a space, a sentence with a bracketed mention); else None."""
+    if path is not None and path.is_dir():
+        return FORMAT if subsets_in(path) else None
+    head = data[:4096].decode("utf-8", errors="replace").split("\n", 1)[0]
+    return FORMAT if _FIRST_LINE.match(head) else None
+
+
+def read(path: Path, source: str, fmt: str = FORMAT) -> Dataset:
+    """The pairs of a WinoBias file pair (either file named) or a folder of them."""
+    return read_winobias(path)
 
 
 def read_winobias(path: Path | str) -> Dataset:
@@ -244,12 +252,14 @@ def read_winobias(path: Path | str) -> Dataset:
     if not occupations:
         warnings = (
             f"{folder}: no {FEMALE_FILE} / {MALE_FILE} beside the WinoBias files; the "
-            "stereotype rule WB004 has nothing to check against",
+            "stereotype rule B004 has nothing to check against",
         )
     pairs = [
         p for pro, anti, t, s in subsets for p in read_subset(pro, anti, t, s, occupations)
     ]
-    return Dataset(tuple(pairs), Shape(FORMAT, FORMAT, COLUMNS, ""), str(path), warnings)
+    return Dataset(
+        tuple(pairs), Shape(FORMAT, FORMAT, COLUMNS), str(path), warnings, benchmark=NAME
+    )
 
 
 def extra_of(pair: Pair) -> dict:
@@ -266,6 +276,14 @@ def format_subset(pairs: list[Pair], side: str) -> str:
         number = extra.get("number", str(extra.get("line", pair.pair_id % 5000)))
         lines.append(f"{number} {bracketed(text, extra.get(f'{side}_mentions', ()))}\n")
     return "".join(lines)
+
+
+def write(dataset: Dataset, fmt: str = FORMAT) -> bytes:
+    """Refused: a WinoBias dataset is several files (:func:`write_winobias` writes a folder)."""
+    raise UsageError(
+        "a WinoBias dataset is several text files: write it to a directory, or choose a "
+        "one-file shape with --output-format (csv, jsonl, parquet)"
+    )
 
 
 def write_winobias(dataset: Dataset, directory: Path | str) -> list[Path]:

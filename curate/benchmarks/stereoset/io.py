@@ -16,13 +16,18 @@ import copy
 import hashlib
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 from curate.errors import InputError
+from curate.fileio import read_text_utf8
 from curate.formats.dataset import Dataset, Shape, StereoSetItem
 from curate.formats.labels import LabelError, LabelNormaliser
 from curate.pairs import STEREOSET_DOMAINS, Pair, sentence_control_characters
 
+#: Input (and output) formats: the release's JSON document.
+FORMATS: tuple[str, ...] = ("stereoset",)
+SUFFIXES: dict[str, str] = {"stereoset": ".json"}
 GOLD_LABELS: tuple[str, ...] = ("stereotype", "anti-stereotype", "unrelated")
 KINDS: tuple[str, ...] = ("intrasentence", "intersentence")
 #: Columns of a StereoSet dataset written to a column-based shape.
@@ -45,6 +50,35 @@ def looks_like_stereoset(value: Any) -> bool:
         and isinstance(value.get("data"), dict)
         and any(isinstance(value["data"].get(k), list) for k in KINDS)
     )
+
+
+def detect(data: bytes, path: Path | None = None) -> str | None:
+    """``stereoset`` for a JSON document whose first line is not a whole JSON-lines record.
+
+    A multi-line JSON document (the release files) or a one-line object with ``data`` and no
+    ``sent_more`` is claimed; the reader then checks the structure and names what is wrong.
+    """
+    if data[:4] == b"PAR1":
+        return None
+    stripped = data[:65536].decode("utf-8", errors="replace").lstrip("\ufeff").lstrip()
+    if not stripped.startswith("{"):
+        return None
+    first = stripped.split("\n", 1)[0]
+    try:
+        value = json.loads(first)
+    except json.JSONDecodeError:
+        return "stereoset"
+    return "stereoset" if isinstance(value, dict) and "data" in value and "sent_more" not in value else None
+
+
+def read(path: Path, source: str, fmt: str = "stereoset") -> Dataset:
+    """The items of a StereoSet JSON file (intrasentence items as pairs)."""
+    return parse_stereoset(read_text_utf8(path), source)
+
+
+def write(dataset: Dataset, fmt: str = "stereoset") -> bytes:
+    """The dataset as StereoSet JSON (see :func:`format_stereoset`)."""
+    return format_stereoset(dataset).encode("utf-8")
 
 
 class _Lines:
@@ -206,6 +240,7 @@ def parse_stereoset(text: str, source: str, document: Any = None) -> Dataset:
         warnings=tuple(labels.warnings()),
         intersentence=tuple(items["intersentence"]),
         document=document,
+        benchmark="stereoset",
     )
 
 

@@ -1,0 +1,77 @@
+"""Reading and writing CrowS-Pairs files: which container a file is, and the shared readers
+of :mod:`curate.formats` for each (delimited text, JSON lines, Parquet; text labels or the
+Hugging Face layout).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from curate.formats.dataset import Dataset
+
+#: Input formats, the native one first.
+FORMATS: tuple[str, ...] = ("csv", "tsv", "jsonl", "parquet", "hf-jsonl", "hf-parquet")
+#: ``upstream`` is the CSV with all eight CrowS-Pairs columns (unknown cells empty).
+OUTPUT_FORMATS: tuple[str, ...] = ("upstream", *FORMATS)
+SUFFIXES: dict[str, str] = {
+    "upstream": ".csv",
+    "csv": ".csv",
+    "tsv": ".tsv",
+    "jsonl": ".jsonl",
+    "hf-jsonl": ".jsonl",
+    "parquet": ".parquet",
+    "hf-parquet": ".parquet",
+}
+PARQUET_MAGIC = b"PAR1"
+
+
+def detect(data: bytes, path: Path | None = None) -> str:
+    """The container of a pair file's bytes: parquet, jsonl, tsv or csv (the fallback).
+
+    Parquet starts with ``PAR1``; text whose first line is a JSON object (or a JSON array, which
+    the JSON-lines reader then refuses by name) is JSON lines; otherwise delimited text,
+    tab-separated when the header line has a tab and names ``sent_more`` with it (the
+    multilingual CrowS-Pairs release ships tab-separated ``.csv`` files).
+    """
+    if data[:4] == PARQUET_MAGIC:
+        return "parquet"
+    text = data[:65536].decode("utf-8", errors="replace").lstrip("\ufeff")
+    stripped = text.lstrip()
+    if stripped.startswith(("{", "[")):
+        return "jsonl"
+    header = text.split("\n", 1)[0]
+    if "\t" in header and "sent_more" in header.split("\t"):
+        return "tsv"
+    return "csv"
+
+
+def read(path: Path, source: str, fmt: str) -> Dataset:
+    """The pairs of a CrowS-Pairs file in format ``fmt``."""
+    from curate.fileio import read_text_utf8
+    from curate.formats.delimited import parse_delimited
+    from curate.formats.tabular import parse_jsonl, read_parquet
+
+    if fmt in ("parquet", "hf-parquet"):
+        return read_parquet(path, source, forced_hf=True if fmt == "hf-parquet" else None)
+    text = read_text_utf8(path)
+    if fmt in ("jsonl", "hf-jsonl"):
+        return parse_jsonl(text, source, forced_hf=True if fmt == "hf-jsonl" else None)
+    return parse_delimited(text, source, fmt)
+
+
+def write(dataset: Dataset, fmt: str) -> bytes:
+    """The bytes of ``dataset`` (pairs of any benchmark) in a column-based format ``fmt``."""
+    from curate.formats.delimited import format_delimited
+    from curate.formats.tabular import format_jsonl, parquet_bytes
+
+    if fmt == "upstream":
+        return format_delimited(dataset, "csv", upstream=True).encode("utf-8")
+    if fmt in ("csv", "tsv"):
+        return format_delimited(dataset, fmt).encode("utf-8")
+    if fmt in ("jsonl", "hf-jsonl"):
+        return format_jsonl(dataset, hf=fmt == "hf-jsonl").encode("utf-8")
+    if fmt in ("parquet", "hf-parquet"):
+        return parquet_bytes(dataset, hf=fmt == "hf-parquet")
+    raise ValueError(f"CrowS-Pairs cannot write {fmt!r}")
+
+

@@ -1,0 +1,125 @@
+"""What a benchmark is, as data: the one interface commands and stages ask instead of branching.
+
+A benchmark package (``curate.benchmarks.<name>``) exposes ``BENCHMARK``, a :class:`Benchmark`
+built from the pieces below. Commands never test a benchmark's name or a file's shape: they
+detect the benchmark of an input (:func:`curate.benchmarks.detect`) and call what it declares.
+
+Everything optional has a shared default, so a benchmark of sentence pairs (CrowS-Pairs,
+WinoBias) declares little beyond its reader, its columns and its lint profile; a benchmark with
+its own design (StereoSet: three options per context, its own LMS/SS/ICAT metrics) plugs its own
+scoring route, diff-report and statistics in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from curate.formats.dataset import Dataset
+    from curate.lint.rule import Rule
+    from curate.pairs import Pair
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of a benchmark's files and the :class:`~curate.pairs.Pair` field it holds.
+
+    ``kind`` names the cell's type for every container (``int``, ``str``, ``label``, ``labels``
+    (a list of lists of labels), ``strings`` (a list of strings)); readers parse a cell with the
+    shared parser of its kind, writers format it back, and Parquet stores it as ``arrow``
+    (``string``, ``int64``, ``label`` (int64 in the HF layout, string otherwise), ``labels``,
+    ``strings``: see :func:`curate.formats.columns.arrow_type`). ``required`` columns must be in
+    every file of the benchmark.
+    """
+
+    name: str
+    field: str
+    kind: str = "str"
+    arrow: str = "string"
+    required: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LintProfile:
+    """Which lint rules fit a benchmark's design.
+
+    ``select``: codes or prefixes of the shared rules (:mod:`curate.lint.rules`) that apply
+    (``("ALL",)``: every one); ``off``: those whose premise the design breaks (each with the
+    reason, shown by ``curate lint``); ``rules``: the benchmark's own rule classes, registered
+    beside the shared ones (their codes must not collide). ``precision``: the measured precision
+    of the profile on the benchmark's data, printed by ``curate lint`` (``None``: not measured).
+    """
+
+    select: tuple[str, ...] = ("ALL",)
+    off: dict[str, str] = field(default_factory=dict)
+    rules: tuple[type[Rule], ...] = ()
+    precision: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """How a benchmark is scored and compared across versions.
+
+    ``methods``: the scoring methods (:data:`curate.score.methods.METHODS`) that fit it;
+    ``pair_methods``: whether every sentence-pair method applies too (then the shared pair route
+    of ``curate score`` / ``diff-report`` is used). ``score_file`` / ``diff_report``: the
+    benchmark's own route (``None``: the shared pair route). Their signatures are those of
+    :func:`curate.benchmarks.stereoset.commands.score_stereoset_file` and
+    :func:`curate.benchmarks.stereoset.commands.diff_report_stereoset`.
+    """
+
+    pair_methods: bool = True
+    methods: tuple[str, ...] = ()
+    #: How the own route chooses among ``methods`` (for messages).
+    choice: str = ""
+    score_file: Callable[..., None] | None = None
+    diff_report: Callable[..., None] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Benchmark:
+    """One benchmark: how its files are read, checked, counted, scored and fetched.
+
+    - ``name`` (kebab-case, stable: stored in datasets and reports), ``title`` (for people).
+    - ``formats``: the input formats (``--input-format`` values) its reader takes; the first is
+      what detection returns for its native files.
+    - ``detect(data, path)``: the format of a file's bytes if it is this benchmark's, else
+      ``None``. Detection asks every benchmark in registry order; the ``fallback`` benchmark
+      (CrowS-Pairs: any delimited text) is asked last, and takes what no other claims.
+    - ``read(path, source, fmt)`` -> :class:`~curate.formats.dataset.Dataset`;
+      ``write(dataset, fmt)`` -> bytes; ``output_formats``: formats ``write`` produces.
+    - ``item_type``: what one item is (``Pair``, or e.g. ``StereoSetItem``).
+    - ``columns``: the column table every reader and writer of the benchmark uses.
+    - ``labels``: the known ``bias_type`` values, in the order reports list them.
+    - ``lint``: its :class:`LintProfile`; ``scoring``: its :class:`Scoring`.
+    - ``stats(pairs, items)``: extra figures for ``curate stats`` (a JSON-able dict stored under
+      the benchmark's name; ``items``: what the reader kept beside the pairs, e.g. StereoSet's
+      intersentence items); ``report_section(figures, console)``: renders them. The shared
+      figures (bias types and directions, lengths, validator agreement) need nothing.
+    - ``fetch_sources``: names in ``data/sources.toml`` that ``curate fetch`` gets for it.
+    """
+
+    name: str
+    title: str
+    formats: tuple[str, ...]
+    detect: Callable[[bytes, Path | None], str | None]
+    read: Callable[[Path, str, str], Dataset]
+    write: Callable[[Dataset, str], bytes]
+    item_type: type
+    columns: tuple[Column, ...]
+    labels: tuple[str, ...] = ()
+    output_formats: tuple[str, ...] = ()
+    suffixes: dict[str, str] = field(default_factory=dict)
+    lint: LintProfile = field(default_factory=LintProfile)
+    scoring: Scoring = field(default_factory=Scoring)
+    stats: Callable[[Sequence[Pair], Sequence[Any]], dict[str, Any]] | None = None
+    report_section: Callable[[dict[str, Any], Any], None] | None = None
+    fetch_sources: tuple[str, ...] = ()
+    fallback: bool = False
+
+    def column_of(self, field_name: str) -> str:
+        """The column that holds a :class:`~curate.pairs.Pair` field in this benchmark."""
+        return next(c.name for c in self.columns if c.field == field_name)

@@ -1,0 +1,55 @@
+"""StereoSet as a :class:`~curate.benchmarks.spec.Benchmark`: its JSON release (intrasentence
+items read as pairs, intersentence items kept), its own scoring route and metrics (LMS, SS,
+ICAT: stereoset-mlm / stereoset-clm), its diff-report, its per-domain statistics, and a lint
+profile without the CrowS-Pairs rules whose premise is a group swap.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from curate.benchmarks.spec import Benchmark, Scoring
+from curate.benchmarks.stereoset.columns import COLUMNS
+from curate.benchmarks.stereoset.io import FORMATS, SUFFIXES, detect, read, write
+from curate.benchmarks.stereoset.lint import PROFILE
+from curate.benchmarks.stereoset.stats import DOMAINS, render_stats, stereoset_stats
+from curate.formats.dataset import StereoSetItem
+
+
+def _score_file(*args: Any, **kwargs: Any) -> None:
+    # the command front end loads the CLI; import it only when a StereoSet file is scored
+    from curate.benchmarks.stereoset.commands import score_stereoset_file
+
+    score_stereoset_file(*args, **kwargs)
+
+
+def _diff_report(*args: Any, **kwargs: Any) -> None:
+    from curate.benchmarks.stereoset.commands import diff_report_stereoset
+
+    diff_report_stereoset(*args, **kwargs)
+
+
+BENCHMARK = Benchmark(
+    name="stereoset",
+    title="StereoSet",
+    formats=FORMATS,
+    output_formats=FORMATS,
+    suffixes=SUFFIXES,
+    detect=detect,
+    read=read,
+    write=write,
+    item_type=StereoSetItem,
+    columns=COLUMNS,
+    labels=DOMAINS,
+    lint=PROFILE,
+    scoring=Scoring(
+        pair_methods=False,
+        methods=("stereoset-mlm", "stereoset-clm"),
+        choice="stereoset-mlm (masked LMs) or stereoset-clm (causal LMs), chosen by the model",
+        score_file=_score_file,
+        diff_report=_diff_report,
+    ),
+    stats=stereoset_stats,
+    report_section=render_stats,
+    fetch_sources=("stereoset-dev",),
+)

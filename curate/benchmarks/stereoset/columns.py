@@ -1,0 +1,20 @@
+"""The StereoSet column table: the pair columns of an intrasentence item (stereotype as
+``sent_more``, anti-stereotype as ``sent_less``) plus the item's own, used when StereoSet pairs
+are written to a column-based shape (CSV, JSONL, Parquet) and read back.
+"""
+
+from __future__ import annotations
+
+from curate.benchmarks.crows_pairs.columns import COLUMNS as CROWS_COLUMNS
+from curate.benchmarks.spec import Column
+
+#: The columns only StereoSet-derived pairs have.
+ITEM_COLUMNS: tuple[Column, ...] = (
+    Column("stereoset_id", "item_id", "str", "string"),
+    Column("target", "target", "str", "string"),
+    Column("context", "context", "str", "string"),
+    Column("unrelated", "unrelated", "str", "string"),
+)
+
+#: The pair columns of an intrasentence item (the CrowS-Pairs sentences and labels), then its own.
+COLUMNS: tuple[Column, ...] = (*CROWS_COLUMNS[1:5], *ITEM_COLUMNS)
