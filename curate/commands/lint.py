@@ -168,7 +168,7 @@ def _lint_and_report(
             f"wrote {user_text(output)}"
         )
         pairs, output = result.pairs, None
-    findings = _run(pairs, settings)
+    findings = _run(pairs, settings, benchmark.name)
     if statistics:
         text = report.format_statistics(findings, len(pairs), notes)
     else:
@@ -184,7 +184,7 @@ def _lint_and_report(
         raise typer.Exit(1)
 
 
-def _run(pairs, settings: LintSettings):
+def _run(pairs, settings: LintSettings, benchmark: str):
     with Progress(
         TextColumn("linting"),
         BarColumn(),
@@ -196,7 +196,10 @@ def _run(pairs, settings: LintSettings):
     ) as progress:
         task = progress.add_task("lint", total=len(pairs))
         return lint_pairs(
-            pairs, settings, progress=lambda done: progress.update(task, completed=done)
+            pairs,
+            settings,
+            progress=lambda done: progress.update(task, completed=done),
+            benchmark=benchmark,
         )
 
 

@@ -46,9 +46,18 @@ def lint_pairs(
     settings: LintSettings | None = None,
     *,
     progress: Callable[[int], None] | None = None,
+    benchmark: str | None = None,
 ) -> list[Finding]:
-    """Lint every pair; findings are ordered by pair (input order), then rule code."""
+    """Lint every pair; findings are ordered by pair (input order), then rule code.
+
+    Only the rules of ``benchmark``'s lint profile run (default: CrowS-Pairs'), so another
+    benchmark's own rules never run on pairs they were not written for.
+    """
+    from curate import benchmarks
+    from curate.lint.profiles import apply_profile
+
     settings = settings or LintSettings()
+    settings, _ = apply_profile(settings, benchmarks.get(benchmark or benchmarks.DEFAULT))
     rules = selected_rules(settings)
     lexicon = load_lexicon()
     with _no_gc():

@@ -217,13 +217,15 @@ def test_lint_profile_has_the_winobias_rules_and_spelling_only() -> None:
 def test_lint_on_the_real_files_finds_the_non_minimal_pairs(winobias_dir: Path) -> None:
     dataset = read_dataset(winobias_dir)
     settings = LintSettings(select=tuple(sorted(profile_codes())))
-    findings = lint_pairs(dataset.pairs, settings)
+    findings = lint_pairs(dataset.pairs, settings, benchmark="winobias")
     non_minimal = {f.pair_id for f in findings if f.code == "B001"}
     assert pair_id(1, "dev", 92) in non_minimal  # "needed a desk" / "needed one"
     assert pair_id(2, "dev", 119) in non_minimal  # "to won" / "to win"
     assert pair_id(1, "dev", 27) not in non_minimal  # he/his -> she/her: two pronoun swaps
     doubled = {f.pair_id for f in findings if f.code == "B002"}
     assert pair_id(2, "test", 3) in doubled  # "notified the [the chief]"
+    # another benchmark's pairs never meet the WinoBias rules
+    assert not [f for f in lint_pairs(dataset.pairs, settings) if f.code.startswith("B")]
 
 
 # -- commands -----------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from curate.lint import LintSettings, all_rules, lint_pairs
+from curate.lint.profiles import own_codes
 from curate.lint.rule import DatasetRule, Example, Rule
 
 RULES = all_rules()
@@ -19,7 +20,7 @@ def _codes_for(examples: list[Example], rule: type[Rule]) -> list[set[str]]:
     """The codes ``rule`` reports for each example pair (or for the dataset, for dataset rules)."""
     settings = LintSettings(select=(rule.code,))
     pairs = [e.to_pair(i) for i, e in enumerate(examples)]
-    findings = lint_pairs(pairs, settings)
+    findings = lint_pairs(pairs, settings, benchmark=own_codes().get(rule.code))  # its profile
     if issubclass(rule, DatasetRule):
         return [{f.code for f in findings}]
     return [{f.code for f in findings if f.pair_id == p.pair_id} for p in pairs]

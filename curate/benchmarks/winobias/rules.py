@@ -34,7 +34,10 @@ def side_mentions(ctx: PairContext, field_name: str) -> tuple[str, tuple[str, ..
     if f"{side}_mentions" in extra:
         spans = extra[f"{side}_mentions"]
         return extra[f"{side}_bracket_error"], tuple(text[s:e] for s, e in spans)
-    line = parse_line(f"1 {text}", side)  # an example pair: brackets in the text
+    # an example pair (brackets in the text) or another benchmark's pair (no brackets)
+    if not text.strip():
+        return "", ()
+    line = parse_line(f"1 {' '.join(text.split())}", side)
     return line.bracket_error, tuple(line.text[s:e] for s, e in line.mentions)
 
 
@@ -245,10 +248,10 @@ class StereotypeMismatch(Rule):
     def _example_fields(self, ctx: PairContext) -> dict[str, str | None]:
         from curate.benchmarks.winobias.occupations import Occupations
 
-        pair = pair_from_lines(
-            ctx.pair.sent_more, ctx.pair.sent_less, Occupations(self.example_occupations)
-        )
-        return dict(pair.extra)
+        more, less = (" ".join(s.split()) for s in (ctx.pair.sent_more, ctx.pair.sent_less))
+        if not (more and less):
+            return {}
+        return dict(pair_from_lines(more, less, Occupations(self.example_occupations)).extra)
 
 
 #: The WinoBias rules, listed as the lint registry lists its families.
