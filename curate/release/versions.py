@@ -171,6 +171,13 @@ class Resolved:
     path: Path
 
 
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:  # a name too long, a loop: not a folder
+        return False
+
+
 def resolve_version(spec: str, cfg: Config) -> Resolved:
     """Resolve a version name, ``raw``/a source name (the fetched file) or a file path."""
     from curate import sources as sources_lib
@@ -179,7 +186,7 @@ def resolve_version(spec: str, cfg: Config) -> Resolved:
     if path.suffix in {".csv", ".parquet"} or path.is_file() or path.is_symlink():
         check_input_file(path)
         return Resolved(spec, path)
-    if path.is_dir():  # a benchmark whose dataset is a folder of files (WinoBias)
+    if _is_dir(path):  # a benchmark whose dataset is a folder of files (WinoBias)
         from curate import benchmarks
 
         if not benchmarks.detect(b"", path)[0].fallback:

@@ -226,7 +226,7 @@ _FIRST_LINE = re.compile(r"^\d+ \S[^\n]*\[[^\]\n]+\]")
 def detect(data: bytes, path: Path | None = None) -> str | None:
     """``winobias`` for a folder holding WinoBias files, or a file whose first line is one
     (a line number, a space, a sentence with a bracketed mention); else None."""
-    if path is not None and path.is_dir():
+    if not data and path is not None and path.is_dir():
         return FORMAT if subsets_in(path) else None
     head = data[:4096].decode("utf-8", errors="replace").split("\n", 1)[0]
     return FORMAT if _FIRST_LINE.match(head) else None
