@@ -40,7 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_pll import Timing, build_model, matmul_peak, timed
 
 from curate.config import load_config
-from curate.pairs import Pair, read_pairs
+from curate.formats import read_pairs
+from curate.pairs import Pair
 from curate.score import load_model, score_pairs
 
 TARGETS = {"causal_vs_minicons": 1.5, "aul_vs_pll": 8.0}

@@ -45,7 +45,8 @@ from pathlib import Path
 import torch
 
 from curate.config import load_config
-from curate.pairs import Pair, read_pairs
+from curate.formats import read_pairs
+from curate.pairs import Pair
 from curate.score import ScoreCache, load_model, score_pairs
 from curate.score.pll import PrecisionWarning, plan_jobs, plan_pairs, unmodified_positions
 

@@ -1,50 +1,30 @@
-"""The sentence-pair record, THE pair schema, and the upstream CrowS-Pairs CSV text format.
+"""The sentence-pair record and the field lists every stage shares.
 
-Reading the upstream ``crows_pairs_anonymized.csv`` and writing it back reproduces the file byte
-for byte: the schema uses minimal quoting, LF line endings and Python-literal lists, and the
-writer emits exactly that. Every way a file can break the schema is reported as one
-:class:`~curate.errors.InputError` naming the file, the line and what is wrong.
-
-The other shapes in circulation (five-column CSV, TSV, JSON lines, Parquet, the Hugging Face
-layout, StereoSet JSON) are read and written by :mod:`curate.formats`; :func:`read_pairs`
-detects the shape from the content, so every command that reads pairs accepts all of them.
+The columns a pair is read from and written to are not here: each benchmark's column table
+(:mod:`curate.benchmarks.crows_pairs.columns`, :mod:`curate.benchmarks.stereoset.columns`) is
+the one source, and the lists below are derived from it. This module imports no reader:
+reading and writing files is :mod:`curate.formats` (``read_pairs``, ``write_pairs``), which
+builds on this one, never the other way round.
 """
 
 from __future__ import annotations
 
-import ast
-import csv
-import functools
-import io
-import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
-from curate.fileio import atomic_writer
+from curate.benchmarks.crows_pairs.columns import COLUMNS as _CROWS_COLUMNS
+from curate.benchmarks.stereoset.columns import DOMAINS as _STEREOSET_DOMAINS
+from curate.benchmarks.stereoset.columns import ITEM_COLUMNS as _STEREOSET_ITEM_COLUMNS
 from curate.records import control_characters
 
-#: THE pair schema: the upstream CSV columns, in order, and the :class:`Pair` field each holds.
-#: Every other module derives its columns, field lists and rows from this table (see
-#: :func:`pair_row`), so a new column or input shape is added here once.
-FIELD_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("pair_id", ""),  # the upstream file leaves the id column unnamed
-    ("sent_more", "sent_more"),
-    ("sent_less", "sent_less"),
-    ("direction", "stereo_antistereo"),
-    ("bias_type", "bias_type"),
-    ("annotations", "annotations"),
-    ("writer", "anon_writer"),
-    ("annotators", "anon_annotators"),
-)
+#: The upstream CSV columns, in order, and the :class:`Pair` field each holds: the CrowS-Pairs
+#: column table as (field, column) tuples.
+FIELD_COLUMNS: tuple[tuple[str, str], ...] = tuple((c.field, c.name) for c in _CROWS_COLUMNS)
 #: Optional columns of StereoSet-derived pairs (intrasentence items): the :class:`Pair` field and
 #: the column name used when such pairs are written to a column-based shape (CSV, JSONL, Parquet).
-STEREOSET_FIELD_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("item_id", "stereoset_id"),
-    ("target", "target"),
-    ("context", "context"),
-    ("unrelated", "unrelated"),
+STEREOSET_FIELD_COLUMNS: tuple[tuple[str, str], ...] = tuple(
+    (c.field, c.name) for c in _STEREOSET_ITEM_COLUMNS
 )
 #: Header of the upstream file; the first column (the pair id) has no name.
 COLUMNS: tuple[str, ...] = tuple(column for _, column in FIELD_COLUMNS)
@@ -59,7 +39,7 @@ TEXT_FIELDS: tuple[str, ...] = ("sent_more", "sent_less")
 EDITABLE_FIELDS: tuple[str, ...] = ("sent_more", "sent_less", "direction", "bias_type")
 DIRECTIONS: tuple[str, ...] = ("stereo", "antistereo")
 #: The four StereoSet domains (its ``bias_type`` values).
-STEREOSET_DOMAINS: tuple[str, ...] = ("gender", "profession", "race", "religion")
+STEREOSET_DOMAINS: tuple[str, ...] = _STEREOSET_DOMAINS
 #: The nine CrowS-Pairs bias types, in the order of Table 2 of Nangia et al. (2020).
 BIAS_TYPES: tuple[str, ...] = (
     "race-color",
@@ -140,36 +120,6 @@ def match_by_id(before: Sequence[Pair], after: Sequence[Pair]) -> PairMatch:
     )
 
 
-class _RowError(ValueError):
-    """A problem with one cell; the reader adds file and line."""
-
-
-@functools.lru_cache(maxsize=4096)
-def _parse_literal_list(text: str, column: str, nested: bool) -> tuple:
-    """Parse a Python-literal list of strings (or of lists of strings) without ``eval``."""
-    try:
-        value = ast.literal_eval(text)
-    except (ValueError, SyntaxError, MemoryError, RecursionError) as exc:
-        raise _RowError(f"{column} is not a Python-literal list: {text[:60]!r}") from exc
-    if not isinstance(value, list):
-        raise _RowError(f"{column} must be a list, got {type(value).__name__}: {text[:60]!r}")
-    if nested:
-        if not all(isinstance(v, list) and all(isinstance(s, str) for s in v) for v in value):
-            raise _RowError(f"{column} must be a list of lists of strings: {text[:60]!r}")
-        return tuple(tuple(v) for v in value)
-    if not all(isinstance(s, str) for s in value):
-        raise _RowError(f"{column} must be a list of strings: {text[:60]!r}")
-    return tuple(value)
-
-
-def _format_annotations(value: tuple[tuple[str, ...], ...] | None) -> str:
-    return "" if value is None else repr([list(labels) for labels in value])
-
-
-def _format_annotators(value: tuple[str, ...] | None) -> str:
-    return "" if value is None else repr(list(value))
-
-
 def sentence_control_characters(text: str) -> list[str]:
     """The control characters no sentence may hold, as ``\\xNN`` (empty when it is clean).
 
@@ -178,73 +128,3 @@ def sentence_control_characters(text: str) -> list[str]:
     inside a sentence), and so is NEL (U+0085), which Unicode counts as a line break.
     """
     return [c for c in control_characters(text, allow_whitespace=True) if c != "\\x85"]
-
-
-def parse_pairs(text: str, source: str = "<text>") -> list[Pair]:
-    """Parse CrowS-Pairs CSV text into pairs; ``source`` names the input in error messages.
-
-    The one CSV parser is :func:`curate.formats.delimited.parse_delimited` (the upstream
-    schema and every column subset of it); this keeps the text-level entry point.
-    """
-    from curate.formats.delimited import parse_delimited  # formats builds on this module
-
-    dataset = parse_delimited(text, source)
-    log_warnings(dataset.warnings)
-    return list(dataset.pairs)
-
-
-_log = logging.getLogger("curate.formats")
-
-
-def read_pairs(path: Path | str, input_format: str | None = None) -> list[Pair]:
-    """Read the pairs of a dataset file in any shape :mod:`curate.formats` knows (detected
-    unless ``input_format`` forces one).
-
-    Label normalisations and unknown labels are logged as warnings on the ``curate.formats``
-    logger (printed on stderr when nothing else handles them): they are never silent.
-    """
-    from curate.formats import read_dataset  # the formats package builds on this module
-
-    dataset = read_dataset(Path(path), input_format)
-    log_warnings(dataset.warnings)
-    return list(dataset.pairs)
-
-
-def log_warnings(warnings: Iterable[str]) -> None:
-    """Log a reader's warnings on the ``curate.formats`` logger (see :func:`read_pairs`)."""
-    for warning in warnings:
-        _log.warning("warning: %s", warning)
-
-
-_CELL_FORMATS = {
-    "pair_id": str,
-    "annotations": _format_annotations,
-    "annotators": _format_annotators,
-}
-
-
-def cell(pair: Pair, field: str) -> str:
-    """The upstream CSV cell of one field of ``pair`` (lists as Python literals, '' for None)."""
-    value = getattr(pair, field)
-    return _CELL_FORMATS.get(field, str)(value)
-
-
-def pair_row(pair: Pair) -> tuple[str, ...]:
-    """The row of ``pair`` in the upstream schema, one string per column of :data:`COLUMNS`."""
-    return tuple(cell(pair, field) for field, _ in FIELD_COLUMNS)
-
-
-def format_pairs(pairs: Iterable[Pair]) -> str:
-    """Serialise pairs in the upstream schema (minimal quoting, LF line endings)."""
-    out = io.StringIO(newline="")
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    writer.writerows(pair_row(p) for p in pairs)
-    return out.getvalue()
-
-
-def write_pairs(pairs: Iterable[Pair], path: Path | str) -> None:
-    """Write pairs to ``path`` atomically in the upstream schema."""
-    text = format_pairs(pairs)
-    with atomic_writer(Path(path)) as handle:
-        handle.write(text)

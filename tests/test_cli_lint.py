@@ -10,7 +10,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from curate.cli import app
-from curate.pairs import Pair, read_pairs, write_pairs
+from curate.formats import read_pairs, write_pairs
+from curate.pairs import Pair
 
 runner = CliRunner()
 

@@ -10,7 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from curate.cli import app
-from curate.pairs import Pair, write_pairs
+from curate.formats import write_pairs
+from curate.pairs import Pair
 from curate.score.files import SCORE_COLUMNS, read_scores_csv
 from curate.score.metrics import summarize
 from tests.support.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from curate.pairs import read_pairs
+from curate.formats import read_pairs
 from tests.support.browser import MISSING, chromium, find_browser, severe_console_messages
 from tests.test_explore import RAW_CSV, RELEASE_CSV, Project, build_pipeline, cli
 

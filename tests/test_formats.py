@@ -16,11 +16,12 @@ from curate.formats import (
     OUTPUT_FORMATS,
     format_dataset,
     read_dataset,
+    read_pairs,
     shared_fields,
     write_dataset,
 )
 from curate.formats.labels import HF_BIAS_TYPES
-from curate.pairs import PAIR_FIELDS, Pair, read_pairs, sentence_control_characters
+from curate.pairs import PAIR_FIELDS, Pair, sentence_control_characters
 from tests.conftest import GOOD_ROW, HEADER
 from tests.support.stereoset_data import write_stereoset
 

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from curate.errors import UsageError
+from curate.formats import read_pairs
 from curate.lint import LintSettings, all_rules, lint_pairs, settings_from_table
 from curate.lint.settings import selected_codes
-from curate.pairs import Pair, read_pairs
+from curate.pairs import Pair
 
 RULES = all_rules()
 

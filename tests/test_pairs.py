@@ -10,15 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from curate.errors import InputError
-from curate.pairs import (
-    BIAS_TYPES,
-    Pair,
-    format_pairs,
-    parse_pairs,
-    read_pairs,
-    sentence_control_characters,
-    write_pairs,
-)
+from curate.formats import format_pairs, parse_pairs, read_pairs, write_pairs
+from curate.pairs import BIAS_TYPES, Pair, sentence_control_characters
 from tests.conftest import GOOD_ROW, HEADER
 
 UPSTREAM_SHA256 = "dfb36986ce0502abbaf7055b9176da3d08d48e07df1251991b5dfbcbceab9d0c"

@@ -17,7 +17,7 @@ import pytest
 
 from curate.config import Config
 from curate.errors import ChecksumError, InputError
-from curate.pairs import read_pairs
+from curate.formats import read_pairs
 from curate.release.publish import (
     RELEASE_FILES,
     ReleaseError,

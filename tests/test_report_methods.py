@@ -17,7 +17,8 @@ import pytest
 from typer.testing import CliRunner
 
 from curate.cli import app
-from curate.pairs import Pair, write_pairs
+from curate.formats import write_pairs
+from curate.pairs import Pair
 from curate.report.html_page import render_html
 from curate.report.rescoring import ComparedVersion, score_versions
 from curate.report.robust import robust_flips

@@ -16,7 +16,8 @@ import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
 from curate.errors import UsageError
-from curate.pairs import Pair, read_pairs
+from curate.formats import read_pairs
+from curate.pairs import Pair
 from curate.score.engine import score_pairs
 from curate.score.methods import METHODS, methods_for_model, parse_methods
 from curate.score.models import CausalLM, MaskedLM, load_model, model_kind

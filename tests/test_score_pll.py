@@ -10,7 +10,8 @@ import torch
 from transformers import AutoModelForMaskedLM, AutoTokenizer
 
 from curate.errors import InputError, UsageError
-from curate.pairs import Pair, read_pairs
+from curate.formats import read_pairs
+from curate.pairs import Pair
 from curate.score import pll
 from curate.score.pll import (
     PrecisionWarning,

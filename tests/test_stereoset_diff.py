@@ -11,14 +11,14 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from curate.cli import app
-from curate.report.statistics import Settings, resample_indices
-from curate.report.stereoset_diff import (
+from curate.benchmarks.stereoset.diff import (
     compare_items,
     group_specs,
     render_markdown,
     stereoset_flips,
 )
+from curate.cli import app
+from curate.report.statistics import Settings, resample_indices
 from curate.score.stereoset import ItemScores, evaluate
 from tests.support.stereoset_data import stereoset_document, write_stereoset
 from tests.support.tiny_models import single_thread, tiny_model_dir
@@ -193,8 +193,8 @@ def test_stereoset_against_crows_pairs_is_exit_2(project: Path) -> None:
 
 
 def test_html_escapes_sentences() -> None:
+    from curate.benchmarks.stereoset.diff import render_html
     from curate.formats.dataset import StereoSetItem
-    from curate.report.stereoset_diff import render_html
 
     def texts(items: list[ItemScores], stereotype: str) -> list[StereoSetItem]:
         return [

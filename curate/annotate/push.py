@@ -25,7 +25,7 @@ from curate.annotate.precision import RulePrecision
 from curate.annotate.tasks import build_tasks, task_pair_id
 from curate.errors import InputError
 from curate.findings import read_findings
-from curate.pairs import read_pairs
+from curate.formats import read_pairs
 
 
 def default_title(round_name: str) -> str:

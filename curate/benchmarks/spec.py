@@ -12,7 +12,7 @@ scoring route, diff-report and statistics in.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,12 +27,12 @@ if TYPE_CHECKING:
 class Column:
     """One column of a benchmark's files and the :class:`~curate.pairs.Pair` field it holds.
 
-    ``kind`` names the cell's type for every container (``int``, ``str``, ``label``, ``labels``
-    (a list of lists of labels), ``strings`` (a list of strings)); readers parse a cell with the
-    shared parser of its kind, writers format it back, and Parquet stores it as ``arrow``
-    (``string``, ``int64``, ``label`` (int64 in the HF layout, string otherwise), ``labels``,
-    ``strings``: see :func:`curate.formats.columns.arrow_type`). ``required`` columns must be in
-    every file of the benchmark.
+    ``kind`` names the cell's type and so its parser and writer for every container (``int``,
+    ``str``, ``direction`` (stereo/antistereo), ``label`` (a bias type), ``labels`` (a list of
+    lists of bias types), ``strings`` (a list of strings); :func:`curate.formats.rows._cell`).
+    Parquet stores it as ``arrow`` (``string``, ``int64``, ``label`` (int64 in the HF layout,
+    string otherwise), ``labels``, ``strings``: :func:`curate.formats.rows.arrow_type`).
+    ``required`` columns must be in every file of the benchmark.
     """
 
     name: str
@@ -49,14 +49,18 @@ class LintProfile:
     ``select``: codes or prefixes of the shared rules (:mod:`curate.lint.rules`) that apply
     (``("ALL",)``: every one); ``off``: those whose premise the design breaks (each with the
     reason, shown by ``curate lint``); ``rules``: the benchmark's own rule classes, registered
-    beside the shared ones (their codes must not collide). ``precision``: the measured precision
-    of the profile on the benchmark's data, printed by ``curate lint`` (``None``: not measured).
+    beside the shared ones (their codes must not collide; a family letter of their own).
+    ``precision``: the measured precision of the profile on the benchmark's data, printed by
+    ``curate lint`` (``None``: not measured).
     """
 
     select: tuple[str, ...] = ("ALL",)
     off: dict[str, str] = field(default_factory=dict)
     rules: tuple[type[Rule], ...] = ()
     precision: str | None = None
+    #: What its own rules read beside each pair (``PairContext.item``), by pair id, from the
+    #: dataset (e.g. StereoSet's validators' labels from the JSON document); ``None``: nothing.
+    items: Callable[[Dataset], Mapping[int, Any]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

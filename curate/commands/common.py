@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from curate import benchmarks
 from curate.config import Config, fetched_data, load_config
 from curate.errors import CurateError, InputError, UsageError
 from curate.fileio import real_path
@@ -77,7 +78,7 @@ def dataset_format(value: str | None, *, output: bool = False) -> str | None:
     before any work is done."""
     if value is None or (not output and value == "auto"):
         return None
-    valid = OUTPUT_FORMATS if output else INPUT_FORMATS
+    valid = benchmarks.output_formats() if output else benchmarks.input_formats()
     if value not in valid:
         option = "--output-format" if output else "--input-format"
         raise UsageError(f"{option} {value!r} is not a known format; expected one of {', '.join(valid)}")

@@ -144,7 +144,8 @@ def _lint_and_report(
     statistics: bool,
     fmt: TableFormat,
 ) -> None:
-    benchmark = benchmark_of(dataset)
+    # StereoSet pairs written to CSV keep StereoSet's design: the profile follows the columns
+    benchmark = benchmark_of(dataset, by_columns=True)
     settings, notes = apply_profile(settings, benchmark)
     settings, skipped = skip_unavailable(settings, dataset.fields)
     notes += [s.note() for s in skipped]
@@ -168,7 +169,8 @@ def _lint_and_report(
             f"wrote {user_text(output)}"
         )
         pairs, output = result.pairs, None
-    findings = _run(pairs, settings, benchmark.name)
+    items = benchmark.lint.items(dataset) if benchmark.lint.items else None
+    findings = _run(pairs, settings, benchmark.name, items)
     if statistics:
         text = report.format_statistics(findings, len(pairs), notes)
     else:
@@ -184,7 +186,7 @@ def _lint_and_report(
         raise typer.Exit(1)
 
 
-def _run(pairs, settings: LintSettings, benchmark: str):
+def _run(pairs, settings: LintSettings, benchmark: str, items=None):
     with Progress(
         TextColumn("linting"),
         BarColumn(),
@@ -199,6 +201,7 @@ def _run(pairs, settings: LintSettings, benchmark: str):
             pairs,
             settings,
             progress=lambda done: progress.update(task, completed=done),
+            items=items,
             benchmark=benchmark,
         )
 

@@ -36,9 +36,9 @@ from curate.commands.common import (
 )
 from curate.commands.scoring import run_scoring
 from curate.errors import InputError, UsageError
-from curate.formats import read_dataset
+from curate.formats import log_warnings, read_dataset
 from curate.modelnames import model_slug
-from curate.pairs import BIAS_TYPES, log_warnings
+from curate.pairs import BIAS_TYPES
 from curate.score.methods import METHODS
 
 

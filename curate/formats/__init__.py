@@ -25,8 +25,10 @@ from typing import Any
 
 from curate.errors import InputError, UsageError
 from curate.fileio import read_input_bytes, write_bytes_atomic
-from curate.formats.dataset import Dataset, Shape, StereoSetItem, shared_fields
-from curate.formats.delimited import pairs_only
+from curate.formats.dataset import Dataset, Shape, shared_fields
+from curate.formats.delimited import pairs_only, parse_pairs
+from curate.formats.upstream import format_pairs, log_warnings, write_pairs
+from curate.pairs import Pair
 
 __all__ = [
     "INPUT_FORMATS",
@@ -37,12 +39,17 @@ __all__ = [
     "StereoSetItem",
     "detect_format",
     "format_dataset",
+    "format_pairs",
     "item_of",
+    "log_warnings",
     "pair_of",
     "pairs_only",
+    "parse_pairs",
     "read_dataset",
+    "read_pairs",
     "shared_fields",
     "write_dataset",
+    "write_pairs",
 ]
 
 
@@ -58,6 +65,10 @@ def __getattr__(name: str) -> Any:
         return benchmarks.output_formats()
     if name == "SUFFIXES":
         return {f: s for b in benchmarks.all_benchmarks().values() for f, s in b.suffixes.items()}
+    if name == "StereoSetItem":
+        from curate.benchmarks.stereoset.items import StereoSetItem
+
+        return StereoSetItem
     if name in ("item_of", "pair_of"):
         from curate.benchmarks.stereoset import io
 
@@ -139,3 +150,15 @@ def write_dataset(dataset: Dataset, path: Path | str, output_format: str | None 
     """
     data = format_dataset(dataset, output_format)
     write_bytes_atomic(Path(path), data)
+
+
+def read_pairs(path: Path | str, input_format: str | None = None) -> list[Pair]:
+    """Read the pairs of a dataset file in any shape :mod:`curate.formats` knows (detected
+    unless ``input_format`` forces one).
+
+    Label normalisations and unknown labels are logged as warnings on the ``curate.formats``
+    logger (printed on stderr when nothing else handles them): they are never silent.
+    """
+    dataset = read_dataset(Path(path), input_format)
+    log_warnings(dataset.warnings)
+    return list(dataset.pairs)

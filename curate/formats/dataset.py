@@ -39,31 +39,13 @@ class Shape:
 
 
 @dataclass(frozen=True)
-class StereoSetItem:
-    """One StereoSet item: a context and three sentences, one per gold label.
-
-    Intrasentence contexts contain ``BLANK``; intersentence contexts are a sentence the three
-    candidate sentences continue. ``index`` is the item's position in its list of the file.
-    """
-
-    kind: str  # intrasentence | intersentence
-    index: int
-    item_id: str
-    target: str
-    bias_type: str
-    context: str
-    stereotype: str
-    anti_stereotype: str
-    unrelated: str
-
-
-@dataclass(frozen=True)
 class Dataset:
     """The pairs of one file, the shape they came in, and the reader's warnings.
 
     ``extra_columns`` are input columns the pair schema does not know; each pair keeps their
     cells in :attr:`Pair.extra`. A StereoSet file also has its intersentence items and the
-    parsed document (for a lossless write back).
+    parsed document (for a lossless write back). ``benchmark`` names the benchmark whose reader
+    read the file (:func:`curate.benchmarks.benchmark_of`).
     """
 
     pairs: tuple[Pair, ...]
@@ -71,7 +53,8 @@ class Dataset:
     source: str
     warnings: tuple[str, ...] = ()
     extra_columns: tuple[str, ...] = ()
-    intersentence: tuple[StereoSetItem, ...] = ()
+    #: Items a benchmark keeps beside its pairs (StereoSet's intersentence items).
+    intersentence: tuple[Any, ...] = ()
     document: Any = field(default=None, compare=False, repr=False)
     #: The name of the benchmark the file was read as (:mod:`curate.benchmarks`).
     benchmark: str = "crows-pairs"
@@ -105,3 +88,13 @@ def shared_fields(*datasets: Dataset) -> tuple[str, ...]:
     revision these are the sentences and labels; the validators' columns are unknown on one side,
     so no pair is "edited" for lacking them."""
     return tuple(f for f in PAIR_FIELDS if all(f in d.fields for d in datasets))
+
+
+def __getattr__(name: str) -> Any:
+    # StereoSetItem moved to curate.benchmarks.stereoset.items; kept importable from here for
+    # the StereoSet scoring modules (curate/score/stereoset*.py) and their tests
+    if name == "StereoSetItem":
+        from curate.benchmarks.stereoset.items import StereoSetItem
+
+        return StereoSetItem
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,7 +3,7 @@
 One reader covers the upstream file (eight columns, unnamed id column), the five-column CSV of
 published revisions, and the tab-separated ``.csv`` files of the multilingual release of Névéol
 et al. (2022), whose first column is an index. The upstream layout is written back byte for
-byte by :func:`curate.pairs.format_pairs`.
+byte by :func:`curate.formats.upstream.format_pairs`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from typing import Any
 from curate.errors import InputError
 from curate.formats.dataset import Dataset, Shape
 from curate.formats.labels import LabelNormaliser
-from curate.formats.records import output_columns, pairs_from_rows, parse_header, row_of
-from curate.pairs import COLUMNS, Pair, format_pairs
+from curate.formats.rows import output_columns, pairs_from_rows, parse_header, row_of
+from curate.formats.upstream import format_pairs, log_warnings
+from curate.pairs import COLUMNS, Pair
 
 DELIMITERS = {"csv": ",", "tsv": "\t"}
 
@@ -65,6 +66,17 @@ def parse_delimited(text: str, source: str, fmt: str = "csv") -> Dataset:
         warnings=tuple(labels.warnings()),
         extra_columns=header.extras,
     )
+
+
+def parse_pairs(text: str, source: str = "<text>") -> list[Pair]:
+    """Parse CrowS-Pairs CSV text into pairs; ``source`` names the input in error messages.
+
+    The one CSV parser is :func:`curate.formats.delimited.parse_delimited` (the upstream
+    schema and every column subset of it); this keeps the text-level entry point.
+    """
+    dataset = parse_delimited(text, source)
+    log_warnings(dataset.warnings)
+    return list(dataset.pairs)
 
 
 def format_delimited(dataset: Dataset, fmt: str = "csv", *, upstream: bool = False) -> str:

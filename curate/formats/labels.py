@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from curate.pairs import BIAS_TYPES, DIRECTIONS, STEREOSET_DOMAINS
+from curate.pairs import BIAS_TYPES, DIRECTIONS
 
 #: Class-label order of the Hugging Face ``crows_pairs`` loading script.
 HF_BIAS_TYPES: tuple[str, ...] = (
@@ -58,6 +58,8 @@ class LabelNormaliser:
 
     source: str
     known: tuple[str, ...] = BIAS_TYPES
+    #: What one of ``known`` is called in warnings.
+    kind: str = "CrowS-Pairs bias type"
     _changed: Counter[tuple[str, str, str]] = field(default_factory=Counter)
     _first_line: dict[tuple[str, str, str], int] = field(default_factory=dict)
     _unknown: Counter[str] = field(default_factory=Counter)
@@ -110,7 +112,7 @@ class LabelNormaliser:
             f"(first on line {self._first_line[(column, before, after)]})"
             for (column, before, after), n in sorted(self._changed.items())
         ]
-        kind = "StereoSet domain" if self.known == STEREOSET_DOMAINS else "CrowS-Pairs bias type"
+        kind = self.kind
         out += [
             f"{self.source}: bias_type {label!r} is not a {kind}; kept as is in {n} row(s) "
             f"(first on line {self._unknown_line[label]})"

@@ -18,7 +18,14 @@ from typing import Any
 from curate.errors import InputError
 from curate.formats.dataset import Dataset, Shape
 from curate.formats.labels import LabelNormaliser
-from curate.formats.records import output_columns, pairs_from_rows, parse_header, row_of
+from curate.formats.rows import (
+    arrow_type,
+    known_columns,
+    output_columns,
+    pairs_from_rows,
+    parse_header,
+    row_of,
+)
 from curate.jsonl import dumps_line
 
 
@@ -161,25 +168,16 @@ def parquet_bytes(dataset: Dataset, hf: bool = False) -> bytes:
     columns, id_column = _columns(dataset, "parquet", hf)
     layout, lists = ("hf" if hf else "columns"), _lists(dataset, hf)
     rows = [row_of(p, columns, id_column, text=False, layout=layout, lists=lists) for p in dataset.pairs]
-    label = pa.int64() if hf else pa.string()
-    native = lists == "native"
-    types: dict[str, Any] = {
-        "sent_more": pa.string(),
-        "sent_less": pa.string(),
-        "stereo_antistereo": label,
-        "bias_type": label,
-        "annotations": (pa.list_(pa.list_(label)) if native else pa.string()),
-        "anon_writer": pa.string(),
-        "anon_annotators": (pa.list_(pa.string()) if native else pa.string()),
-        "stereoset_id": pa.string(),
-        "target": pa.string(),
-        "context": pa.string(),
-        "unrelated": pa.string(),
-    }
+    known = known_columns()
     arrays = []
     for index, column in enumerate(columns):
         values = [row[index] for row in rows]
-        kind = pa.int64() if column == id_column else types.get(column)
+        if column == id_column:
+            kind = pa.int64()
+        elif column in known:
+            kind = arrow_type(known[column], hf=hf, native=lists == "native")
+        else:
+            kind = None
         try:
             arrays.append(pa.array(values, type=kind))
         except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 from curate.findings import Finding
 from curate.lint.lexicon import Lexicon, load_lexicon
@@ -46,12 +47,15 @@ def lint_pairs(
     settings: LintSettings | None = None,
     *,
     progress: Callable[[int], None] | None = None,
+    items: Mapping[int, Any] | None = None,
     benchmark: str | None = None,
 ) -> list[Finding]:
     """Lint every pair; findings are ordered by pair (input order), then rule code.
 
-    Only the rules of ``benchmark``'s lint profile run (default: CrowS-Pairs'), so another
-    benchmark's own rules never run on pairs they were not written for.
+    ``items``: what the benchmark keeps beside each pair, by pair id (its lint profile's
+    ``items``), given to the rules as :attr:`PairContext.item`. Only the rules of
+    ``benchmark``'s lint profile run (default: CrowS-Pairs'), so another benchmark's own rules
+    never run on pairs they were not written for.
     """
     from curate import benchmarks
     from curate.lint.profiles import apply_profile
@@ -61,7 +65,7 @@ def lint_pairs(
     rules = selected_rules(settings)
     lexicon = load_lexicon()
     with _no_gc():
-        return _lint(pairs, settings, rules, lexicon, progress)
+        return _lint(pairs, settings, rules, lexicon, progress, items or {})
 
 
 @contextlib.contextmanager
@@ -87,8 +91,9 @@ def _lint(
     rules: list[Rule],
     lexicon: Lexicon,
     progress: Callable[[int], None] | None,
+    items: Mapping[int, Any],
 ) -> list[Finding]:
-    contexts = [PairContext(p, settings, lexicon) for p in pairs]
+    contexts = [PairContext(p, settings, lexicon, items.get(p.pair_id)) for p in pairs]
     per_pair: dict[int, list[Finding]] = {}
     pair_rules = [rule for rule in rules if not isinstance(rule, DatasetRule)]
     for done, ctx in enumerate(contexts, start=1):

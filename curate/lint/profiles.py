@@ -35,8 +35,8 @@ def in_profile(code: str, benchmark: Benchmark) -> bool:
 
 
 def apply_profile(settings: LintSettings, benchmark: Benchmark) -> tuple[LintSettings, list[str]]:
-    """The settings with every rule outside ``benchmark``'s profile ignored, and one note per
-    selected rule that the profile turns off (naming why)."""
+    """The settings with every rule outside ``benchmark``'s profile ignored and its labels as
+    the known ones, and one note per selected rule that the profile turns off (naming why)."""
     rules = all_rules()
     chosen = selected_codes(settings, rules)
     outside = tuple(code for code in rules if not in_profile(code, benchmark))
@@ -45,6 +45,4 @@ def apply_profile(settings: LintSettings, benchmark: Benchmark) -> tuple[LintSet
         for code in chosen
         if code in benchmark.lint.off
     ]
-    if not outside:
-        return settings, notes
-    return settings.with_overrides(ignore=settings.ignore + outside), notes
+    return settings.with_overrides(ignore=settings.ignore + outside, labels=benchmark.labels), notes

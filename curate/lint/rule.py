@@ -17,7 +17,7 @@ import operator
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from curate.align import Alignment, Edit, Token, align
 from curate.findings import TextSpan
@@ -45,6 +45,12 @@ class Example:
     bias_type: str = "race-color"
     direction: str = "stereo"
     annotations: tuple[tuple[str, ...], ...] | None = None
+    #: A StereoSet-like item: its context (with BLANK), target term and third option.
+    context: str | None = None
+    target: str | None = None
+    unrelated: str | None = None
+    #: What the benchmark keeps beside the pair (``PairContext.item``, e.g. validators' labels).
+    item: Any = None
 
     def to_pair(self, pair_id: int = 0) -> Pair:
         return Pair(
@@ -54,6 +60,10 @@ class Example:
             self.direction,
             self.bias_type,
             self.annotations,
+            item_id=f"example-{pair_id}" if self.context is not None else None,
+            target=self.target,
+            context=self.context,
+            unrelated=self.unrelated,
         )
 
 
@@ -69,9 +79,13 @@ class Violation:
 class PairContext:
     """Everything a rule may want to know about one pair, computed once and shared."""
 
-    def __init__(self, pair: Pair, settings: LintSettings, lexicon: Lexicon | None = None) -> None:
+    def __init__(
+        self, pair: Pair, settings: LintSettings, lexicon: Lexicon | None = None, item: Any = None
+    ) -> None:
         self.pair = pair
         self.settings = settings
+        #: What the pair's benchmark keeps beside it (:attr:`LintProfile.items`), or None.
+        self.item = item
         self.lexicon = lexicon or load_lexicon()
         self._memo: dict[str, object] = {}
         self._dimensions: dict[int, frozenset[str]] = {}

@@ -31,13 +31,16 @@ class LintSettings:
     #: usual 5 validators: at most 1 listed it).
     min_label_support: float = 0.4
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: The known ``bias_type`` labels of the input's benchmark, set by its lint profile
+    #: (:func:`curate.lint.profiles.apply_profile`); ``None``: those of each pair's benchmark.
+    labels: tuple[str, ...] | None = None
 
     def with_overrides(self, **values: Any) -> LintSettings:
         """A copy with the non-None values replaced."""
         return replace(self, **{k: v for k, v in values.items() if v is not None})
 
 
-_KEYS = {f.name.replace("_", "-"): f.name for f in fields(LintSettings) if f.name != "extra"}
+_KEYS = {f.name.replace("_", "-"): f.name for f in fields(LintSettings) if f.name not in ("extra", "labels")}
 
 
 def settings_from_table(

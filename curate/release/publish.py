@@ -26,7 +26,8 @@ from curate import __version__
 from curate.config import Config
 from curate.errors import CurateError, InputError
 from curate.fileio import sha256_file, write_bytes_atomic
-from curate.pairs import COLUMNS, Pair, read_pairs
+from curate.formats import read_pairs
+from curate.pairs import COLUMNS, Pair
 from curate.release.card import changelog_entry, render_card, render_changelog
 from curate.release.pairdiff import diff_pairs
 from curate.release.recipe import Recipe, load_recipe

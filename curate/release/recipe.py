@@ -42,10 +42,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from curate.annotate.rounds import check_round_name, round_files
+from curate.benchmarks import input_formats
 from curate.config import Config
 from curate.errors import InputError, UsageError
 from curate.fileio import real_path
-from curate.formats import INPUT_FORMATS
 from curate.release.versions import RAW_ALIASES, is_version, parse_version
 
 _TOP = {"release", "source", "fixes", "decisions"}
@@ -239,10 +239,11 @@ def parse_recipe(text: str, cfg: Config, source: str = "<recipe>") -> Recipe:
         )
 
     input_format = _string(src, "format", "[source]", source)
-    if input_format is not None and input_format not in INPUT_FORMATS:
+    formats = input_formats()
+    if input_format is not None and input_format not in formats:
         raise InputError(
             f"{source}: [source].format {input_format!r} is not a known format; expected one of "
-            f"{', '.join(INPUT_FORMATS)}"
+            f"{', '.join(formats)}"
         )
 
     select = fixes.get("select", [])

@@ -39,10 +39,17 @@ from curate.config import Config
 from curate.decisions import ACTIONS, Decision
 from curate.errors import ChecksumError, InputError
 from curate.fileio import input_exists, sha256_file
-from curate.formats import Dataset, format_dataset, pairs_only, read_dataset
+from curate.formats import (
+    Dataset,
+    format_dataset,
+    format_pairs,
+    log_warnings,
+    pairs_only,
+    read_dataset,
+)
 from curate.jsonl import dumps_line, read_jsonl_objects
 from curate.lint import AppliedFix, LintSettings, fix_pairs
-from curate.pairs import COLUMN_OF, EDITABLE_FIELDS, TEXT_FIELDS, Pair, format_pairs, log_warnings
+from curate.pairs import COLUMN_OF, EDITABLE_FIELDS, TEXT_FIELDS, Pair
 from curate.release.recipe import DecisionSource, Recipe
 
 #: Called with (pairs done, total pairs) while the autofixes run.

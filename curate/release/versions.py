@@ -24,8 +24,10 @@ from pathlib import Path
 from curate.config import Config, fetched_data
 from curate.errors import InputError, UsageError
 from curate.fileio import check_input_file
+from curate.formats import parse_pairs, read_pairs
 from curate.formats.dataset import Dataset
-from curate.pairs import COLUMNS, Pair, pair_row, parse_pairs, read_pairs
+from curate.formats.upstream import pair_row
+from curate.pairs import COLUMNS, Pair
 
 #: Semantic versioning (semver.org) without build metadata: ``+build`` does not change
 #: precedence, so two directories could name the same version.

@@ -20,7 +20,9 @@ def _codes_for(examples: list[Example], rule: type[Rule]) -> list[set[str]]:
     """The codes ``rule`` reports for each example pair (or for the dataset, for dataset rules)."""
     settings = LintSettings(select=(rule.code,))
     pairs = [e.to_pair(i) for i, e in enumerate(examples)]
-    findings = lint_pairs(pairs, settings, benchmark=own_codes().get(rule.code))  # its profile
+    items = {p.pair_id: e.item for p, e in zip(pairs, examples, strict=True) if e.item is not None}
+    owner = own_codes().get(rule.code)  # a benchmark's own rule runs under its profile
+    findings = lint_pairs(pairs, settings, items=items, benchmark=owner)
     if issubclass(rule, DatasetRule):
         return [{f.code for f in findings}]
     return [{f.code for f in findings if f.pair_id == p.pair_id} for p in pairs]

@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 from curate.findings import Finding, write_findings
-from curate.pairs import Pair, write_pairs
+from curate.formats import write_pairs
+from curate.pairs import Pair
 
 P = Pair
 PAIRS: list[Pair] = [

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from curate.config import Config, load_config
 from curate.fileio import sha256_file
-from curate.pairs import Pair, write_pairs
+from curate.formats import write_pairs
+from curate.pairs import Pair
 
 ANN = (("gender",),) * 5
 WHO = ("a1", "a2", "a3", "a4", "a5")

@@ -12,7 +12,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("", "pair_id", "int", "int64"),
     Column("sent_more", "sent_more", "str", "string", required=True),
     Column("sent_less", "sent_less", "str", "string", required=True),
-    Column("stereo_antistereo", "direction", "label", "label", required=True),
+    Column("stereo_antistereo", "direction", "direction", "label", required=True),
     Column("bias_type", "bias_type", "label", "label", required=True),
     Column("annotations", "annotations", "labels", "labels"),
     Column("anon_writer", "writer", "str", "string"),

@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from curate.benchmarks.spec import Benchmark, Scoring
-from curate.benchmarks.stereoset.columns import COLUMNS
+from curate.benchmarks.stereoset.columns import COLUMNS, DOMAINS
 from curate.benchmarks.stereoset.io import FORMATS, SUFFIXES, detect, read, write
+from curate.benchmarks.stereoset.items import StereoSetItem
 from curate.benchmarks.stereoset.lint import PROFILE
-from curate.benchmarks.stereoset.stats import DOMAINS, render_stats, stereoset_stats
-from curate.formats.dataset import StereoSetItem
+from curate.benchmarks.stereoset.stats import render_stats, stereoset_stats
 
 
 def _score_file(*args: Any, **kwargs: Any) -> None:

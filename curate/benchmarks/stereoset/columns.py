@@ -8,6 +8,9 @@ from __future__ import annotations
 from curate.benchmarks.crows_pairs.columns import COLUMNS as CROWS_COLUMNS
 from curate.benchmarks.spec import Column
 
+#: The four StereoSet domains (its ``bias_type`` values).
+DOMAINS: tuple[str, ...] = ("gender", "profession", "race", "religion")
+
 #: The columns only StereoSet-derived pairs have.
 ITEM_COLUMNS: tuple[Column, ...] = (
     Column("stereoset_id", "item_id", "str", "string"),

@@ -1,8 +1,8 @@
-"""The StereoSet front ends of ``curate score`` and ``curate diff-report`` (thin).
+"""The StereoSet routes of ``curate score`` and ``curate diff-report`` (thin front ends).
 
 ``curate score`` and ``curate diff-report`` dispatch here when the dataset is a StereoSet file
 (its shape is detected by the reader); scoring and statistics live in
-:mod:`curate.score.stereoset_run` and :mod:`curate.report.stereoset_diff`.
+:mod:`curate.score.stereoset_run` and :mod:`curate.benchmarks.stereoset.diff`.
 """
 
 from __future__ import annotations
@@ -118,10 +118,10 @@ def diff_report_stereoset(
     settings: Any,
 ) -> None:
     """``curate diff-report`` between two StereoSet files: LMS/SS/ICAT deltas and flips."""
+    from curate.benchmarks.stereoset.diff import stereoset_diff_report, write_stereoset_report
     from curate.errors import UsageError
-    from curate.report.stereoset_diff import stereoset_diff_report, write_stereoset_report
 
-    not_stereoset = [label for label, d in versions if d.shape.format != "stereoset"]
+    not_stereoset = [label for label, d in versions if d.benchmark != "stereoset"]
     if not_stereoset:
         raise UsageError(
             f"{not_stereoset[0]} is not a StereoSet file: a StereoSet file can only be compared "

@@ -19,11 +19,13 @@ import re
 from pathlib import Path
 from typing import Any
 
+from curate.benchmarks.stereoset.columns import DOMAINS
+from curate.benchmarks.stereoset.items import StereoSetItem
 from curate.errors import InputError
 from curate.fileio import read_text_utf8
-from curate.formats.dataset import Dataset, Shape, StereoSetItem
+from curate.formats.dataset import Dataset, Shape
 from curate.formats.labels import LabelError, LabelNormaliser
-from curate.pairs import STEREOSET_DOMAINS, Pair, sentence_control_characters
+from curate.pairs import Pair, sentence_control_characters
 
 #: Input (and output) formats: the release's JSON document.
 FORMATS: tuple[str, ...] = ("stereoset",)
@@ -211,7 +213,7 @@ def parse_stereoset(text: str, source: str, document: Any = None) -> Dataset:
             f"{source}: line 1: not a StereoSet file (expected an object with "
             "'data': {'intrasentence': [...], 'intersentence': [...]})"
         )
-    labels = LabelNormaliser(source, known=STEREOSET_DOMAINS)
+    labels = LabelNormaliser(source, known=DOMAINS, kind="StereoSet domain")
     lines = _Lines(text)
     items: dict[str, list[StereoSetItem]] = {}
     seen: dict[str, str] = {}

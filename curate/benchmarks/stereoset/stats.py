@@ -9,10 +9,8 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
+from curate.benchmarks.stereoset.columns import DOMAINS
 from curate.pairs import Pair
-
-#: The four StereoSet domains (its ``bias_type`` values).
-DOMAINS: tuple[str, ...] = ("gender", "profession", "race", "religion")
 
 
 def _counts(items: Sequence[tuple[str, str]]) -> dict[str, Any]:

@@ -10,31 +10,80 @@ unknown columns on the pair. The writer side turns pairs back into rows for a ta
 
 from __future__ import annotations
 
+import ast
+import functools
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from curate.benchmarks import BENCHMARKS, Column, all_benchmarks
+from curate.benchmarks.crows_pairs.columns import COLUMNS as CROWS_COLUMNS
 from curate.errors import InputError
 from curate.formats.labels import HF_DIRECTIONS, LabelError, LabelNormaliser, hf_bias_index
-from curate.pairs import (
-    FIELD_COLUMNS,
-    STEREOSET_FIELD_COLUMNS,
-    Pair,
-    _parse_literal_list,
-    _RowError,
-    sentence_control_characters,
-)
+from curate.pairs import Pair, sentence_control_characters
 
-#: Columns every shape must have.
-REQUIRED_COLUMNS: tuple[str, ...] = ("sent_more", "sent_less", "stereo_antistereo", "bias_type")
+
+class _RowError(ValueError):
+    """A problem with one cell; the reader adds file and line."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_literal_list(text: str, column: str, nested: bool) -> tuple:
+    """Parse a Python-literal list of strings (or of lists of strings) without ``eval``."""
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError) as exc:
+        raise _RowError(f"{column} is not a Python-literal list: {text[:60]!r}") from exc
+    if not isinstance(value, list):
+        raise _RowError(f"{column} must be a list, got {type(value).__name__}: {text[:60]!r}")
+    if nested:
+        if not all(isinstance(v, list) and all(isinstance(s, str) for s in v) for v in value):
+            raise _RowError(f"{column} must be a list of lists of strings: {text[:60]!r}")
+        return tuple(tuple(v) for v in value)
+    if not all(isinstance(s, str) for s in value):
+        raise _RowError(f"{column} must be a list of strings: {text[:60]!r}")
+    return tuple(value)
+
+
+#: Columns every shape must have: the required ones of the CrowS-Pairs column table.
+REQUIRED_COLUMNS: tuple[str, ...] = tuple(c.name for c in CROWS_COLUMNS if c.required)
 #: Names an id column goes by: upstream's unnamed column, pandas' and Hugging Face's names.
 ID_COLUMNS: tuple[str, ...] = ("", "id", "Unnamed: 0", "index", "pair_id")
-#: Every column the schema knows (other than the id), and the Pair field it holds.
-KNOWN_FIELDS: dict[str, str] = {
-    **{column: f for f, column in FIELD_COLUMNS[1:]},
-    **{column: f for f, column in STEREOSET_FIELD_COLUMNS},
-}
+
+
+@functools.cache
+def _known(benchmarks: tuple[str, ...]) -> dict[str, Column]:
+    columns = {c.name: c for c in CROWS_COLUMNS[1:]}
+    fields = {c.field for c in CROWS_COLUMNS}
+    for benchmark in all_benchmarks().values():
+        for column in benchmark.columns:  # its own fields, optional in the shared shapes
+            if column.field not in fields and column.name not in columns:
+                columns[column.name] = replace(column, required=False)
+                fields.add(column.field)
+    return columns
+
+
+def known_columns() -> dict[str, Column]:
+    """Every column the column-based shapes know (the id aside), by name: the CrowS-Pairs
+    table, then the other benchmarks' own columns (pairs of any benchmark can be written to a
+    CSV, JSONL or Parquet file and read back)."""
+    return _known(tuple(BENCHMARKS))
+
+
+def arrow_type(column: Column, *, hf: bool, native: bool) -> Any:
+    """The Arrow type of a column in Parquet: labels are class indices in the HF layout, list
+    cells native lists or Python-literal strings."""
+    import pyarrow as pa
+
+    label = pa.int64() if hf else pa.string()
+    if column.arrow == "label":
+        return label
+    if column.arrow == "labels":
+        return pa.list_(pa.list_(label)) if native else pa.string()
+    if column.arrow == "strings":
+        return pa.list_(pa.string()) if native else pa.string()
+    return pa.int64() if column.arrow == "int64" else pa.string()
 
 
 @dataclass(frozen=True)
@@ -58,13 +107,14 @@ def parse_header(columns: Sequence[str], source: str, where: str = "line 1") -> 
     if id_column is not None and columns.index(id_column) != 0 and id_column not in ("id", "pair_id"):
         id_column = None  # an unnamed or pandas index column only counts in first position
     missing = [c for c in REQUIRED_COLUMNS if c not in columns]
-    extras = tuple(c for c in columns if c != id_column and c not in KNOWN_FIELDS)
+    known = known_columns()
+    extras = tuple(c for c in columns if c != id_column and c not in known)
     if missing:
         details = ["missing " + ", ".join(repr(c) for c in missing)]
         if extras:
             details.append("unexpected " + ", ".join(repr(c) for c in extras))
         expected = ", ".join(repr(c) for c in ("", *REQUIRED_COLUMNS))
-        optional = ", ".join(repr(c) for _, c in FIELD_COLUMNS[5:])
+        optional = ", ".join(repr(c.name) for c in CROWS_COLUMNS[1:] if not c.required)
         raise InputError(
             f"{source}: {where}: bad header ({'; '.join(details)}); expected {expected} "
             f"(the id column may be unnamed or 'id'; optional: {optional}; others are kept)"
@@ -112,14 +162,14 @@ def _annotations(value: Any) -> tuple[tuple[str, ...], ...] | None:
     return tuple(out)
 
 
-def _annotators(value: Any) -> tuple[str, ...] | None:
+def _annotators(value: Any, column: str = "anon_annotators") -> tuple[str, ...] | None:
     if value is None or value == "":
         return None
     if isinstance(value, str):
-        return _parse_literal_list(value, "anon_annotators", False)
+        return _parse_literal_list(value, column, False)
     if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
         return tuple(value)
-    raise _RowError(f"anon_annotators must be a list of strings: {value!r:.60}")
+    raise _RowError(f"{column} must be a list of strings: {value!r:.60}")
 
 
 def _pair_id(value: Any) -> int:
@@ -143,34 +193,44 @@ def _pair_id(value: Any) -> int:
     return pair_id
 
 
+def _cell(column: Column, value: Any, labels: LabelNormaliser, line: int) -> Any:
+    """One cell parsed by the parser of its column's kind (``None``: empty or absent)."""
+    if column.kind == "direction":
+        return labels.direction(value, line)
+    if column.kind == "label":
+        return labels.bias_type(value, line)
+    if column.kind == "labels":
+        return _annotations(value)
+    if column.kind == "strings":
+        return _annotators(value, column.name)
+    return _string(value, column.name, required=column.required)
+
+
 def pair_from_row(
     row: dict[str, Any], header: Header, position: int, labels: LabelNormaliser, line: int
 ) -> Pair:
-    """One pair from a row of named cells (``position``: the id when there is no id column)."""
+    """One pair from a row of named cells (``position``: the id when there is no id column).
+
+    Every known column the row has is parsed by its kind's parser (the column tables of
+    :mod:`curate.benchmarks`); the required ones are parsed whether present or not.
+    """
     pair_id = _pair_id(row.get(header.id_column)) if header.id_column is not None else position
-    try:
-        texts = {c: _string(row.get(c), c, required=True) for c in ("sent_more", "sent_less")}
-    except _RowError as exc:
-        raise _RowError(f"{exc} (pair {pair_id})") from None
-    try:
-        direction = labels.direction(row.get("stereo_antistereo"), line)
-        bias_type = labels.bias_type(row.get("bias_type"), line)
-    except LabelError as exc:
-        raise _RowError(exc.for_pair(pair_id)) from None
-    optional = {
-        f: _string(row.get(c), c, required=False) for f, c in STEREOSET_FIELD_COLUMNS if c in row
-    }
+    values: dict[str, Any] = {}
+    for name, column in known_columns().items():
+        if name not in row and not column.required:
+            continue
+        try:
+            value = _cell(column, row.get(name), labels, line)
+        except _RowError as exc:
+            raise _RowError(f"{exc} (pair {pair_id})" if column.required else str(exc)) from None
+        except LabelError as exc:
+            raise _RowError(exc.for_pair(pair_id)) from None
+        if value is not None:
+            values[column.field] = value
     return Pair(
         pair_id=pair_id,
-        sent_more=texts["sent_more"] or "",
-        sent_less=texts["sent_less"] or "",
-        direction=direction,
-        bias_type=bias_type,
-        annotations=_annotations(row.get("annotations")),
-        writer=_string(row.get("anon_writer"), "anon_writer", required=False) or "",
-        annotators=_annotators(row.get("anon_annotators")),
         extra=tuple((c, row.get(c)) for c in header.extras),
-        **optional,  # type: ignore[arg-type]
+        **values,
     )
 
 
@@ -205,10 +265,10 @@ def output_columns(
     """The columns to write: the input's, then any known field or extra the pairs carry that
     the input did not have (a written file never loses what the pairs hold)."""
     out = list(columns)
-    for f, column in (*FIELD_COLUMNS[1:], *STEREOSET_FIELD_COLUMNS):
+    for column, spec in known_columns().items():
         if column in out:
             continue
-        if column in REQUIRED_COLUMNS or any(getattr(p, f) not in (None, "") for p in pairs):
+        if spec.required or any(getattr(p, spec.field) not in (None, "") for p in pairs):
             out.append(column)
     present = set(out)
     for name in (*extras, *(k for p in pairs for k, _ in p.extra)):
@@ -232,27 +292,28 @@ def row_of(
     ``literal`` writes list cells as Python literals, ``native`` as lists.
     """
     extra = dict(pair.extra)
+    known = known_columns()
     cells: list[Any] = []
     for column in columns:
         if column == id_column:
             value: Any = str(pair.pair_id) if text else pair.pair_id
-        elif column in KNOWN_FIELDS:
-            f = KNOWN_FIELDS[column]
-            value = getattr(pair, f)
-            if layout == "hf" and f == "direction":
+        elif column in known:
+            kind = known[column].kind
+            value = getattr(pair, known[column].field)
+            if layout == "hf" and kind == "direction":
                 value = HF_DIRECTIONS.index(value)
-            elif layout == "hf" and f == "bias_type":
+            elif layout == "hf" and kind == "label":
                 try:
                     value = hf_bias_index(value)
                 except ValueError as exc:
                     raise InputError(f"pair {pair.pair_id}: {exc}") from None
-            elif f in ("annotations", "annotators") and value is not None:
-                if layout == "hf" and f == "annotations":
+            elif kind in ("labels", "strings") and value is not None:
+                if layout == "hf" and kind == "labels":
                     try:
                         value = [[hf_bias_index(x) for x in labels] for labels in value]
                     except ValueError as exc:
-                        raise InputError(f"pair {pair.pair_id}: annotations: {exc}") from None
-                elif f == "annotations":
+                        raise InputError(f"pair {pair.pair_id}: {column}: {exc}") from None
+                elif kind == "labels":
                     value = [list(labels) for labels in value]
                 else:
                     value = list(value)

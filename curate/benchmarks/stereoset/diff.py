@@ -28,10 +28,11 @@ from typing import Any
 
 import numpy as np
 
+from curate.benchmarks.stereoset.columns import DOMAINS as STEREOSET_DOMAINS
+from curate.benchmarks.stereoset.io import item_of
+from curate.benchmarks.stereoset.items import StereoSetItem
 from curate.fileio import write_text_atomic
-from curate.formats import item_of
-from curate.formats.dataset import Dataset, StereoSetItem
-from curate.pairs import STEREOSET_DOMAINS
+from curate.formats.dataset import Dataset
 from curate.report.statistics import Settings, resample_indices
 from curate.score.stereoset import KINDS, ItemScores, evaluate
 
