@@ -47,7 +47,7 @@ _LINE = re.compile(r"^(\d+) (\S.*)$")
 #: Columns of the shape (the CrowS-Pairs fields a WinoBias pair fills; ids are not a column).
 COLUMNS = tuple(c.name for c in COLUMN_TABLE if c.field != "pair_id")
 #: Pair ids: type * 10000 + (0 for dev, 5000 for test) + line number (10001 = type 1, dev, line 1).
-_ID_BASE = {("dev"): 0, ("test"): 5000}
+_ID_BASE = {"dev": 0, "test": 5000}
 
 
 @dataclass(frozen=True)
