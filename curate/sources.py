@@ -43,6 +43,13 @@ class Source:
     license: str
     citation: str
     description: str = ""
+    #: Sub-directory of data/raw (and of a mirror) the file lives in ("" for data/raw itself).
+    folder: str = ""
+
+    @property
+    def relpath(self) -> Path:
+        """Where the file lives under data/raw (and under a mirror directory)."""
+        return Path(self.folder) / self.file if self.folder else Path(self.file)
 
 
 @dataclass(frozen=True)
@@ -77,12 +84,16 @@ def load_sources(path: Path) -> dict[str, Source]:
             raise InputError(
                 f"{path}: [{name}] file must be a bare file name, got {entry['file']!r}"
             )
+        folder = str(entry.get("folder", ""))
+        if folder and (Path(folder).is_absolute() or ".." in Path(folder).parts):
+            raise InputError(f"{path}: [{name}] folder must be a relative path inside data/raw")
         sources[name] = Source(
             name=name,
             description=str(entry.get("description", "")),
+            folder=folder,
             **{k: entry[k] for k in REQUIRED_KEYS},
         )
-        protect(path.parent / entry["file"])  # no output of this process may replace it
+        protect(path.parent / sources[name].relpath)  # no output of this process may replace it
     protect(path)
     return sources
 
@@ -98,7 +109,7 @@ def get_source(sources: dict[str, Source], name: str) -> Source:
 
 def status(source: Source, dest_dir: Path) -> str:
     """``missing``, ``verified`` or ``checksum mismatch`` for the local copy of ``source``."""
-    path = dest_dir / source.file
+    path = dest_dir / source.relpath
     if not path.is_file():
         return "missing"
     try:
@@ -145,8 +156,9 @@ def resolve_origin(source: Source, origin: str | None) -> str:
     if _is_url(chosen):
         return chosen
     path = Path(_file_url_path(chosen)).expanduser()
-    if path.is_dir():
-        path = path / source.file
+    if path.is_dir():  # a mirror: the file under its folder, or directly in the directory
+        nested = path / source.relpath
+        path = nested if nested.exists() or not (path / source.file).exists() else path / source.file
     return str(path)
 
 
@@ -189,17 +201,17 @@ def fetch(
     progress: ProgressCallback | None = None,
 ) -> FetchResult:
     """Fetch ``source`` into ``dest_dir/<file>``, verified against its pinned SHA-256."""
-    dest = dest_dir / source.file
+    dest = dest_dir / source.relpath
     resolved = resolve_origin(source, origin)
     if not force and status(source, dest_dir) == "verified":
         return FetchResult(dest, str(dest), "already present")
     # The pinned file itself may be replaced (by verified bytes only), nothing but a file.
     check_output_path(dest, replaces_input=True, replaces_pinned=True)
     try:
-        dest_dir.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{source.file}.", suffix=".part", dir=dest_dir)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{source.file}.", suffix=".part", dir=dest.parent)
     except OSError as exc:
-        raise FetchError(f"{source.name}: cannot write into {dest_dir} ({exc.strerror})") from None
+        raise FetchError(f"{source.name}: cannot write into {dest.parent} ({exc.strerror})") from None
     tmp = Path(tmp_name)
     try:
         with os.fdopen(fd, "wb") as out:

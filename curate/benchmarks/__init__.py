@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 BENCHMARKS: list[str] = [
     "curate.benchmarks.crows_pairs.benchmark",
     "curate.benchmarks.stereoset.benchmark",
+    "curate.benchmarks.winobias.benchmark",
 ]
 
 #: The name of the benchmark a dataset belongs to when nothing else says (pair files).

@@ -9,7 +9,6 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, Trans
 from rich.table import Table
 from rich.text import Text
 
-from curate import benchmarks
 from curate import sources as sources_lib
 from curate.benchmarks import Benchmark, benchmark_of
 from curate.commands.common import (
@@ -38,7 +37,9 @@ def register(app: typer.Typer) -> None:
 @handles_errors
 def fetch(
     name: str | None = typer.Argument(
-        None, help="Source name from data/raw/sources.toml, or a benchmark name (all its sources)."
+        None,
+        help="Source name from data/raw/sources.toml, or a benchmark's name for all its sources "
+        "(winobias: its 8 sentence files and 2 occupation lists, into data/raw/winobias/).",
     ),
     origin: str | None = typer.Option(
         None,
@@ -71,7 +72,7 @@ def fetch(
             state = sources_lib.status(source, dest_dir)
             colour = {"verified": "green", "missing": "yellow"}.get(state, "red")
             table.add_row(
-                *(Text(v) for v in (source.name, source.file)),
+                *(Text(v) for v in (source.name, str(source.relpath))),
                 f"[{colour}]{state}[/]",
                 *(Text(v) for v in (source.license, source.url)),
             )
@@ -80,20 +81,31 @@ def fetch(
     if not name:
         known = ", ".join(registry)
         raise UsageError(f"name a source to fetch ({known}) or use --list")
-    for source in _sources_of(registry, name):
-        _fetch_one(source, dest_dir, origin, timeout, force, cfg.root)
+    for source in _sources_named(registry, name):
+        _fetch_one(source, dest_dir, origin, timeout=timeout, force=force, root=cfg.root)
 
 
-def _sources_of(registry: dict, name: str) -> list:
-    """The source called ``name``, or every fetch source of the benchmark called ``name``
-    (``curate fetch stereoset``): a source name wins when both exist."""
-    benchmark = benchmarks.all_benchmarks().get(name)
-    if name not in registry and benchmark is not None and benchmark.fetch_sources:
-        return [sources_lib.get_source(registry, n) for n in benchmark.fetch_sources]
+def _sources_named(registry: dict[str, sources_lib.Source], name: str) -> list[sources_lib.Source]:
+    """The source called ``name``, or every source of the benchmark called ``name`` (its
+    ``fetch_sources``) when no source has that name."""
+    from curate import benchmarks
+
+    known = benchmarks.all_benchmarks()
+    if name not in registry and name in known and known[name].fetch_sources:
+        return [sources_lib.get_source(registry, n) for n in known[name].fetch_sources]
     return [sources_lib.get_source(registry, name)]
 
 
-def _fetch_one(source, dest_dir: Path, origin: str | None, timeout: float, force: bool, root: Path) -> None:
+def _fetch_one(
+    source: sources_lib.Source,
+    dest_dir: Path,
+    origin: str | None,
+    *,
+    timeout: float,
+    force: bool,
+    root: Path,
+) -> None:
+    """Fetch one source with a progress bar and say what happened."""
     with Progress(
         TextColumn(f"fetching {user_text(source.name)}"),
         BarColumn(),

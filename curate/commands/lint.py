@@ -171,7 +171,7 @@ def _lint_and_report(
         )
         pairs, output = result.pairs, None
     items = benchmark.lint.items(dataset) if benchmark.lint.items else None
-    findings = _run(pairs, settings, items)
+    findings = _run(pairs, settings, benchmark.name, items)
     if statistics:
         text = report.format_statistics(findings, len(pairs), notes)
     else:
@@ -187,7 +187,7 @@ def _lint_and_report(
         raise typer.Exit(1)
 
 
-def _run(pairs, settings: LintSettings, items=None):
+def _run(pairs, settings: LintSettings, benchmark: str, items=None):
     with Progress(
         TextColumn("linting"),
         BarColumn(),
@@ -203,6 +203,7 @@ def _run(pairs, settings: LintSettings, items=None):
             settings,
             progress=lambda done: progress.update(task, completed=done),
             items=items,
+            benchmark=benchmark,
         )
 
 

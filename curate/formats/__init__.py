@@ -107,11 +107,17 @@ def read_dataset(path: Path | str, input_format: str | None = None) -> Dataset:
         raise UsageError(
             f"unknown input format {input_format!r}; expected one of {', '.join(formats)}"
         )
-    data = _read_bytes(path)
+    try:
+        folder = path.is_dir()  # a benchmark may read a folder of files (WinoBias)
+    except OSError:
+        folder = False  # the file reader names what is wrong with the path
+    data = b"" if folder else _read_bytes(path)
     if input_format is None:
         benchmark, fmt = benchmarks.detect(data, path)
     else:
         benchmark, fmt = benchmarks.for_format(input_format), input_format
+    if folder and benchmark.fallback:
+        raise InputError(f"{path}: is a directory, expected a file")
     return benchmark.read(path, str(path), fmt)
 
 

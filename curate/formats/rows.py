@@ -326,7 +326,7 @@ def row_of(
                 else:
                     value = list(value)
                 if lists == "numpy":
-                    value = format_annotations(value) if f == "annotations" else format_strings(value)
+                    value = format_annotations(value) if kind == "labels" else format_strings(value)
                 elif text or lists == "literal":
                     value = repr(value)
             if text and value is None:

@@ -48,13 +48,20 @@ def lint_pairs(
     *,
     progress: Callable[[int], None] | None = None,
     items: Mapping[int, Any] | None = None,
+    benchmark: str | None = None,
 ) -> list[Finding]:
     """Lint every pair; findings are ordered by pair (input order), then rule code.
 
     ``items``: what the benchmark keeps beside each pair, by pair id (its lint profile's
-    ``items``), given to the rules as :attr:`PairContext.item`.
+    ``items``), given to the rules as :attr:`PairContext.item`. Only the rules of
+    ``benchmark``'s lint profile run (default: CrowS-Pairs'), so another benchmark's own rules
+    never run on pairs they were not written for.
     """
+    from curate import benchmarks
+    from curate.lint.profiles import apply_profile
+
     settings = settings or LintSettings()
+    settings, _ = apply_profile(settings, benchmarks.get(benchmark or benchmarks.DEFAULT))
     rules = selected_rules(settings)
     lexicon = load_lexicon()
     with _no_gc():

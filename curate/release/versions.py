@@ -173,6 +173,13 @@ class Resolved:
     path: Path
 
 
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:  # a name too long, a loop: not a folder
+        return False
+
+
 def resolve_version(spec: str, cfg: Config) -> Resolved:
     """Resolve a version name, ``raw``/a source name (the fetched file) or a file path."""
     from curate import sources as sources_lib
@@ -181,6 +188,11 @@ def resolve_version(spec: str, cfg: Config) -> Resolved:
     if path.suffix in {".csv", ".parquet"} or path.is_file() or path.is_symlink():
         check_input_file(path)
         return Resolved(spec, path)
+    if _is_dir(path):  # a benchmark whose dataset is a folder of files (WinoBias)
+        from curate import benchmarks
+
+        if not benchmarks.detect(b"", path)[0].fallback:
+            return Resolved(spec, path)
     if spec in RAW_ALIASES:
         return Resolved(spec, fetched_data(cfg))
     if is_version(spec):
@@ -196,7 +208,7 @@ def resolve_version(spec: str, cfg: Config) -> Resolved:
     if cfg.sources.is_file():
         registry = sources_lib.load_sources(cfg.sources)
         if spec in registry:
-            raw = cfg.sources.parent / registry[spec].file
+            raw = cfg.sources.parent / registry[spec].relpath
             if not raw.is_file():
                 raise InputError(f"{raw}: no such file; run `curate fetch {spec}` first")
             return Resolved(spec, raw)

@@ -84,7 +84,17 @@ def plan_models(models: Mapping[str, str], methods: Sequence[str]) -> list[Model
 
 
 def data_info(path: Path) -> dict[str, str]:
-    """The data file's name and SHA-256, for the provenance of every output."""
+    """The data file's name and SHA-256, for the provenance of every output.
+
+    A dataset that is a folder of files (WinoBias) is hashed as the list of its files' names
+    and SHA-256, in name order (the ``SHA256SUMS`` of the folder)."""
+    if path.is_dir():
+        sums = "".join(
+            f"{hashlib.sha256(f.read_bytes()).hexdigest()}  {f.name}\n"
+            for f in sorted(path.iterdir())
+            if f.is_file()
+        )
+        return {"file": path.name, "sha256": hashlib.sha256(sums.encode("utf-8")).hexdigest()}
     return {"file": path.name, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
 
 
