@@ -245,6 +245,7 @@ def rules(
             {"code": r.code, "name": r.name, "default": False, "fixable": False, "summary": r.summary}
             for r in INSTRUMENT_RULES.values()
         ]
+        rows.sort(key=lambda row: row["code"])
         if fmt is TableFormat.text:
             for row in rows:
                 flags = ("on " if row["default"] else "off") + (
