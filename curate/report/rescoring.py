@@ -160,16 +160,9 @@ def plan_columns(
     names the methods that do fit. A column's label is the model's label, followed by the
     method when the report has more than one method, so a one-method report reads as before.
     """
-    from curate.score.methods import METHODS, methods_for_model
+    from curate.score.run import fit_methods
 
-    unused = [m for m in methods if METHODS[m].kind not in kinds or METHODS[m].dataset != "crows-pairs"]
-    chosen = []
-    for name, kind in zip(names, kinds, strict=True):
-        fitting = [m for m in methods if METHODS[m].kind == kind]
-        # methods_for_model raises the one-sentence error naming the methods that fit
-        chosen.append(methods_for_model(fitting or [*methods], kind, name))
-    if unused:
-        methods_for_model(unused, kinds[0], names[0])
+    chosen = fit_methods(names, kinds, methods)
     model_labels = unique_labels(names)
     several = len({m.name for ms in chosen for m in ms}) > 1
     return [
