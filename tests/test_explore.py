@@ -134,7 +134,7 @@ def test_rows_join_every_pipeline_file(project: Project) -> None:
     rows = {r["id"]: r for r in data["rows"]}
     assert data["versions"] == ["raw", "1.0.0-auto"]
     assert sorted(rows) == [p.pair_id for p in sc.PAIRS]
-    assert [m["label"] for m in data["models"]] == ["bert"] and data["models"][0]["tokens"]
+    assert [m["label"] for m in data["models"]] == ["bert · pll"] and data["models"][0]["tokens"]
     # findings, decisions (with votes) and answers of round r1, changes of the release
     assert [f[0] for f in rows[4]["f"]] == ["P001", "W001"]
     decisions = {
@@ -178,7 +178,8 @@ def test_scores_attach_only_to_the_text_they_were_made_from(project: Project) ->
             assert after is None  # dropped
     # Both score sets name pair 4, but only the release's matches its corrected sentence.
     assert raw[4].sent_less != auto[4].sent_less
-    sets = read_score_dir(project.root / "build/score/raw")
+    sets, warnings = read_score_dir(project.root / "build/score/raw")
+    assert warnings == []
     pairs = [
         Pair(4, auto[4].sent_more, auto[4].sent_less, auto[4].direction, auto[4].bias_type)
     ]
@@ -260,3 +261,60 @@ def test_script_json_cannot_close_the_script_block() -> None:
     text = script_json({"s": "</script><script>alert(1)</script>\u2028&"})
     assert "<" not in text and ">" not in text and "\u2028" not in text
     assert json.loads(text) == {"s": "</script><script>alert(1)</script>\u2028&"}
+
+
+def test_every_summary_below_scores_is_a_column_and_the_rest_is_named(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One --scores root: each summary.json at any depth is a (model, method) column; a
+    summary without scores, a stray scores.csv and scores of another file are each named."""
+    import shutil
+
+    root = project.root / "many"
+    shutil.copytree(project.root / "build/score/raw/bert", root / "raw/bert")
+    shutil.copytree(project.root / "build/score/auto/bert", root / "auto/deeper/bert")
+    (root / "raw/empty").mkdir()
+    (root / "raw/empty/summary.json").write_text('{"method": "aul"}', encoding="utf-8")
+    (root / "stray").mkdir()
+    shutil.copy(project.root / "build/score/raw/bert/scores.csv", root / "stray/scores.csv")
+    monkeypatch.chdir(project.root)
+    result = cli("explore", "raw", "1.0.0-auto", "--scores", "many", "--out", "many-site")
+    warnings = " ".join(result.stderr.split())
+    assert "empty/summary.json: skipped, no scores.csv beside it" in warnings
+    assert "stray/scores.csv: skipped, no summary.json beside it" in warnings
+    data = page_data(project.root / "many-site")
+    assert [m["label"] for m in data["models"]] == ["bert · pll"]
+    model = data["models"][0]
+    assert (model["method"], model["reduction"], model["kind"]) == ("pll", "sum", "masked")
+    rows = {r["id"]: r for r in data["rows"]}
+    assert rows[4]["s"][0][0] is not None and rows[4]["s"][0][1] is not None
+    # the model path is recorded absolute, so another working directory finds the tokens
+    summary = json.loads((root / "raw/bert/summary.json").read_text("utf-8"))
+    assert Path(summary["model_path"]).is_absolute() and Path(summary["model_path"]).is_dir()
+    monkeypatch.chdir(project.root / "many")
+    cli("explore", str(project.root / RAW_CSV), "--scores", ".", "--out", "site2")
+    assert page_data(project.root / "many/site2")["models"][0]["tokens"]
+
+
+def test_columns_are_model_and_method_and_unique() -> None:
+    from curate.report.explore_data import ScoreSet, group_models, model_labels
+
+    def column(path: str, fingerprint: str, method: str) -> ScoreSet:
+        provenance = {
+            "model": path, "model_path": path, "model_fingerprint": fingerprint,
+            "tokenizer_fingerprint": "t", "method": method, "dtype": "float32",
+        }  # fmt: skip
+        return ScoreSet(Path(path).name, provenance)
+
+    sets = [
+        column("/m/a/gpt2", "1", "clm-sum"),
+        column("/m/b/gpt2", "2", "clm-sum"),
+        column("/m/bert", "3", "pll"),
+        column("/m/bert", "3", "aul"),
+        column("/m/a/gpt2", "1", "clm-sum"),  # the same column on another version
+    ]
+    groups = group_models(sets)
+    assert len(groups) == 4
+    assert model_labels(groups) == [
+        "gpt2 (1) · clm-sum", "gpt2 (2) · clm-sum", "bert · pll", "bert · aul",
+    ]  # fmt: skip

@@ -31,6 +31,7 @@ EXPLORE_FORMAT = "curate-explore/1"
 #: Human names of the rule families (the letter prefix of a rule code).
 FAMILY_NAMES: dict[str, str] = {
     "D": "duplicates",
+    "G": "grammar",
     "L": "labels",
     "P": "perturbation",
     "S": "semantics / polarity",
