@@ -145,12 +145,22 @@ def read_score_dir(directory: Path) -> tuple[list[ScoreSet], list[str]]:
 
 
 def group_models(sets: Sequence[ScoreSet]) -> list[list[ScoreSet]]:
-    """Score sets grouped into columns (same fingerprints, method and dtype), in first-seen
-    order: one column holds a (model, method) over every version it scored."""
+    """Score sets grouped into columns (same fingerprints, method and dtype): one column holds a
+    (model, method) over every version it scored; models in first-seen order."""
+    from curate.score.methods import METHODS
+
     groups: dict[tuple[str, ...], list[ScoreSet]] = {}
     for s in sets:
         groups.setdefault(s.model_key, []).append(s)
-    return list(groups.values())
+    models = list(dict.fromkeys(key[:2] for key in groups))
+    order = list(METHODS)
+
+    def rank(key: tuple[str, ...]) -> tuple[int, int, str]:
+        method = key[2]
+        return (models.index(key[:2]), order.index(method) if method in order else len(order), method)
+
+    # a model's columns together, its methods in the registry's order
+    return [groups[key] for key in sorted(groups, key=rank)]
 
 
 def _matching_score(pair: Pair, sets: Sequence[ScoreSet]) -> PairScore | None:

@@ -418,6 +418,10 @@
     return plotlyPromise;
   }
   const CONFIG = { displaylogo: false, displayModeBar: false, responsive: true };
+  /** One colour per score column (model \u00b7 method), the same in every chart; the first
+   * version is drawn hatched. */
+  const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd"];
+  const columnColor = (m) => PALETTE[m % PALETTE.length];
   const COLORS = { biased: "#cf222e", neutral: "#8c959f", "non-biased": "#1a7f37" };
   /** Text for plotly, which reads a subset of HTML in labels: escaped, and broken into lines
    * of about `width` characters at spaces so long column names wrap instead of being cut. */
@@ -460,10 +464,12 @@
       type: "bar", name: plotText(groupName(s)), x: ["overall", ...types],
       y: [s.metric, ...types.map((ty) => (s.perType[ty] ? (100 * s.perType[ty][0]) / s.perType[ty][1] : null))],
       customdata: ["", ...types],
+      marker: { color: columnColor(s.m), pattern: NV === 2 && s.v === 0 ? { shape: "/", fgcolor: "#ffffff", solidity: 0.35 } : undefined },
+      legendgroup: String(s.m),
       hovertemplate: `${plotText(groupName(s))}<br>%{x}: %{y:.1f}%<extra></extra>`,
     }));
     window.Plotly.react("chart-metric", metricTraces, {
-      barmode: "group", title: { text: "Metric score by bias type (click a bar to list its pairs)", font: { size: 14 } },
+      barmode: "group", title: { text: `Metric score by bias type (click a bar to list its pairs)${NV === 2 ? `; hatched: ${plotText(VERSIONS[0])}` : ""}`, font: { size: 14 } },
       yaxis: { title: { text: "% preferring sent_more" }, range: [0, 100] },
       xaxis: { automargin: true, tickangle: types.length > 6 ? -35 : 0 },
       shapes: [{ type: "line", xref: "paper", x0: 0, x1: 1, y0: 50, y1: 50, line: { dash: "dot", color: "#59636e" } }],
@@ -510,6 +516,7 @@
       const r = types.map((ty) => (s.perType[ty] ? (100 * s.perType[ty][0]) / s.perType[ty][1] : null));
       return {
         type: "scatterpolar", mode: "lines+markers", name: plotText(MODELS[s.m].label),
+        line: { color: columnColor(s.m) }, marker: { color: columnColor(s.m) },
         r: [...r, r[0]], theta: [...types, types[0]].map((x) => plotText(x)),
         hovertemplate: `${plotText(MODELS[s.m].label)}<br>%{theta}: %{r:.1f}%<extra></extra>`,
       };
