@@ -318,3 +318,22 @@ def test_columns_are_model_and_method_and_unique() -> None:
     assert model_labels(groups) == [
         "gpt2 (1) · clm-sum", "gpt2 (2) · clm-sum", "bert · pll", "bert · aul",
     ]  # fmt: skip
+
+
+def test_every_command_taking_data_accepts_a_version_name(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One resolver: `annotations push --data 1.0.0-auto` reads the release's CSV, and an
+    unknown name is one sentence naming the known versions."""
+    monkeypatch.chdir(project.root)
+    findings = project.root / "reader.jsonl"
+    findings.write_text('{"pair_id": 4, "code": "G", "rule": "reader-report", "message": "x"}\n')
+    cli("annotations", "push", "--round", "versioned", "--to-file", "--findings", str(findings),
+        "--data", "1.0.0-auto")  # fmt: skip
+    tasks = json.loads((project.root / "annotations/rounds/versioned/tasks.json").read_text())
+    release = {p.pair_id: p for p in read_scores_csv(project.root / "build/score/auto/bert/scores.csv")}
+    assert [t["data"]["pair_id"] for t in tasks] == [4]
+    shown = {tasks[0]["data"]["sentence1"], tasks[0]["data"]["sentence2"]}
+    assert release[4].sent_less in shown  # the corrected sentence of the release
+    result = runner.invoke(app, ["score", "9.9.9", "-m", str(project.model), "-o", "never"])
+    assert result.exit_code == 2 and "no release 9.9.9" in result.stderr

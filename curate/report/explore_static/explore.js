@@ -464,14 +464,15 @@
       type: "bar", name: plotText(groupName(s)), x: ["overall", ...types],
       y: [s.metric, ...types.map((ty) => (s.perType[ty] ? (100 * s.perType[ty][0]) / s.perType[ty][1] : null))],
       customdata: ["", ...types],
-      marker: { color: columnColor(s.m), pattern: NV === 2 && s.v === 0 ? { shape: "/", fgcolor: "#ffffff", solidity: 0.35 } : undefined },
+      marker: { color: columnColor(s.m), pattern: NV === 2 && s.v === 0 ? { shape: "/", bgcolor: columnColor(s.m), fgcolor: "#ffffff", solidity: 0.3, fillmode: "overlay" } : undefined },
       legendgroup: String(s.m),
       hovertemplate: `${plotText(groupName(s))}<br>%{x}: %{y:.1f}%<extra></extra>`,
     }));
     window.Plotly.react("chart-metric", metricTraces, {
       barmode: "group", title: { text: `Metric score by bias type (click a bar to list its pairs)${NV === 2 ? `; hatched: ${plotText(VERSIONS[0])}` : ""}`, font: { size: 14 } },
       yaxis: { title: { text: "% preferring sent_more" }, range: [0, 100] },
-      xaxis: { automargin: true, tickangle: types.length > 6 ? -35 : 0 },
+      // bias types wrapped at their hyphens, never rotated out of the plot
+      xaxis: { automargin: true, tickangle: 0, tickmode: "array", tickvals: ["overall", ...types], ticktext: ["overall", ...types].map((ty) => plotText(ty.replace(/-/g, "- "), 10).replace(/- /g, "-")) },
       shapes: [{ type: "line", xref: "paper", x0: 0, x1: 1, y0: 50, y1: 50, line: { dash: "dot", color: "#59636e" } }],
       margin: { t: 40, r: 10, b: 40, l: 50 }, legend: { orientation: "h", y: -0.25, yanchor: "top" },
       height: 340 + 22 * Math.ceil(summary.length / 3),
