@@ -337,3 +337,42 @@ def test_every_command_taking_data_accepts_a_version_name(
     assert release[4].sent_less in shown  # the corrected sentence of the release
     result = runner.invoke(app, ["score", "9.9.9", "-m", str(project.model), "-o", "never"])
     assert result.exit_code == 2 and "no release 9.9.9" in result.stderr
+
+
+def test_readme_explorer_commands_build_what_they_say(
+    project: Project, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The Explorer section's commands, run in order as written (models/bert and models/gpt2
+    are tiny models here): three columns over both versions, with per-token charts even when
+    the site is built from another working directory."""
+    import shlex
+    import shutil
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text("utf-8")
+    block = readme.split("## Explorer", 1)[1].split("```", 2)[1]
+    commands = [shlex.split(line.split("#", 1)[0]) for line in block.splitlines() if line.startswith("curate ")]
+    assert [c[:2] for c in commands] == [["curate", "score"], ["curate", "score"], ["curate", "explore"]]
+    corpus = training_corpus([s for p in sc.PAIRS for s in (p.sent_more, p.sent_less)])
+    shutil.copytree(project.model, project.root / "models/bert", dirs_exist_ok=True)
+    shutil.copytree(tiny_model_dir("gpt2", corpus), project.root / "models/gpt2", dirs_exist_ok=True)
+    monkeypatch.chdir(project.root)
+    with single_thread():
+        for command in commands:
+            cli(*command[1:])
+    data = page_data(project.root / "build/explore")
+    assert [m["label"] for m in data["models"]] == ["bert · pll", "bert · aul", "gpt2 · clm-sum"]
+    assert all(m["tokens"] for m in data["models"])
+    for row in data["rows"]:
+        for per_version, cells in zip(zip(*row["s"], strict=True), row["v"], strict=True):
+            assert all(s is not None for s in per_version) == (cells is not None)
+    # the summaries name the models relative to the project: another directory still finds them
+    summary = json.loads((project.root / "build/score/raw/gpt2/clm-sum/summary.json").read_text())
+    assert summary["model"] == "models/gpt2"
+    assert summary["model_path"] == str((project.root / "models/gpt2").resolve())
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "pyproject.toml").write_text("[tool.curate]\n", encoding="utf-8")
+    monkeypatch.chdir(elsewhere)
+    cli("explore", str(project.root / RAW_CSV), "--scores", str(project.root / "build/score/raw"),
+        "--cache", str(project.root / ".curate-cache/scores.sqlite"), "--out", "site")  # fmt: skip
+    assert all(m["tokens"] for m in page_data(elsewhere / "site")["models"])
