@@ -376,3 +376,22 @@ def test_readme_explorer_commands_build_what_they_say(
     cli("explore", str(project.root / RAW_CSV), "--scores", str(project.root / "build/score/raw"),
         "--cache", str(project.root / ".curate-cache/scores.sqlite"), "--out", "site")  # fmt: skip
     assert all(m["tokens"] for m in page_data(elsewhere / "site")["models"])
+
+
+def test_a_revised_file_brings_its_change_log(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A revised CSV given as a file: the changes.jsonl beside it is its history, so a dropped
+    pair's history says dropped, not unchanged."""
+    import shutil
+
+    release = project.root / RELEASE_CSV
+    copy = project.root / "revised"
+    copy.mkdir()
+    shutil.copy(release, copy / "pairs.csv")
+    shutil.copy(release.parent / "changes.jsonl", copy / "changes.jsonl")
+    monkeypatch.chdir(project.root)
+    cli("explore", "raw", "revised/pairs.csv", "--out", "revised-site")
+    rows = {r["id"]: r for r in page_data(project.root / "revised-site")["rows"]}
+    dropped = [i for i, r in rows.items() if r["v"][1] is None]
+    assert dropped and all(any(c["change"] == "dropped" for c in rows[i]["c"]) for i in dropped)

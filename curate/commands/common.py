@@ -152,9 +152,11 @@ def data_path(path: Path | None, cfg: Config) -> Path:
         return fetched_data(cfg)
     if path.exists() or path.is_symlink():
         return path
-    from curate.release.versions import resolve_version
+    from curate.release.versions import is_version, resolve_version
 
-    return resolve_version(str(path), cfg).path
+    if is_version(str(path)) or (len(path.parts) == 1 and not path.suffix):
+        return resolve_version(str(path), cfg).path
+    return path  # a file name: its reader says it is missing
 
 
 def shown_path(path: Path, root: Path) -> str:
