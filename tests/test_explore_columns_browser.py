@@ -274,3 +274,36 @@ def test_eight_columns_screenshot(driver: Any, many: Many, tmp_path: Path) -> No
     )
     assert ticks and not any("…" in t for t in ticks)
     assert severe_console_messages(driver) == []
+
+
+def test_report_links_its_robust_flips_into_the_explorer_beside_it(
+    driver: Any, many: Many, tmp_path: Path
+) -> None:
+    import shutil
+
+    from curate.report.output import write_report
+
+    shutil.copytree(many.site, many.root / "together/explore")
+    write_report(many.report, many.root / "together/diff-report")
+    page = many.root / "together/diff-report/report.html"
+    driver.get(page.as_uri())
+    links = driver.find_elements(By.CSS_SELECTOR, "a[href*='#pair-']")
+    flipped = {f["pair_id"] for f in many.report["robust_flips"]["every"]} | {
+        f["pair_id"] for f in many.report["robust_flips"]["only_one"]
+    }
+    assert flipped and {int(a.get_attribute("href").rsplit("-", 1)[1]) for a in links} == flipped
+    first = sorted(flipped)[0]
+    row = driver.find_element(By.XPATH, f"//a[@href='../explore/index.html#pair-{first}']/..")
+    texts = {p.pair_id: p for p in __import__("curate.pairs", fromlist=["read_pairs"]).read_pairs(
+        many.root / "data/clean/1.0.0-auto/dist/crows_pairs_revised.csv")}  # fmt: skip
+    if first in texts:
+        assert texts[first].sent_more in row.text and texts[first].sent_less in row.text
+    shots = Path(os.environ.get("CURATE_SCREENSHOTS", tmp_path))
+    driver.execute_script("arguments[0].scrollIntoView()", row)
+    driver.save_screenshot(str(shots / "report-robust-flips.png"))
+    driver.find_element(By.CSS_SELECTOR, f"a[href='../explore/index.html#pair-{first}']").click()
+    wait_for(lambda: driver.execute_script(
+        "return !!window.curateExplore && !document.getElementById('detail').hidden"
+    ), what="the explorer's detail view")
+    assert driver.find_element(By.ID, "detail-title").text == f"Pair {first}"
+    assert severe_console_messages(driver) == []
