@@ -74,6 +74,9 @@
   const tableCols = new Set(MODELS.map((_, i) => i).filter((i) => MODELS.length <= 4 || i < 4));
   const selected = new Set();
   let filtered = ROWS.slice();
+  /** The rows the summary counts: the filtered ones, but for the class filter (the class is
+   * what the summary measures; counting only one class would make it say 100%). */
+  let summaryRows = filtered;
 
   function option(value, text) {
     return el("option", { value: value, text: text });
@@ -120,7 +123,7 @@
     return s ? LABELS[thresholdLabel(s, t)] : null;
   }
 
-  function matches(r) {
+  function matches(r, ignoreClass) {
     if (state.q && !r.haystack.includes(state.q)) return false;
     if (state.bias && !r.types.includes(state.bias)) return false;
     if (state.code === "__any" && !r.codes.length) return false;
@@ -134,7 +137,7 @@
       const any = models.some((m) => flipped(r, m));
       if ((state.flip === "flip") !== any) return false;
     }
-    if (state.cls) {
+    if (state.cls && ignoreClass !== true) {
       const t = thresholdValue();
       if (!models.some((m) => pairClass(r, m, t) === state.cls)) return false;
     }
@@ -307,7 +310,8 @@
     $("count").textContent = `${filtered.length} of ${ROWS.length} pairs`;
   }
   function refresh() {
-    filtered = ROWS.filter(matches);
+    filtered = ROWS.filter((r) => matches(r, false));
+    summaryRows = state.cls ? ROWS.filter((r) => matches(r, true)) : filtered;
     applySort();
     state.page = 0;
     renderBody();
@@ -345,7 +349,7 @@
         const counts = [0, 0, 0];
         let n = 0, biased = 0;
         const perType = {};
-        for (const r of filtered) {
+        for (const r of summaryRows) {
           const score = r.s[m][v];
           if (!score) continue;
           n += 1;
@@ -357,7 +361,7 @@
           g[0] += b; g[1] += 1;
         }
         let flips = null;
-        if (NV === 2 && v === 1) flips = filtered.reduce((k, r) => k + (flipped(r, m) ? 1 : 0), 0);
+        if (NV === 2 && v === 1) flips = summaryRows.reduce((k, r) => k + (flipped(r, m) ? 1 : 0), 0);
         out.push({
           m, v, n, flips,
           metric: n ? (100 * biased) / n : null,
@@ -387,7 +391,7 @@
       rows.push(el("tr", null, cells));
     }
     table.replaceChildren(...rows);
-    const scope = filtered.length === ROWS.length ? `all ${ROWS.length} pairs` : `the ${filtered.length} pairs the filters show`;
+    const scope = summaryRows.length === ROWS.length ? `all ${ROWS.length} pairs` : `the ${summaryRows.length} pairs the filters show${state.cls ? " (but for the class filter)" : ""}`;
     $("summary-scope").textContent = MODELS.length
       ? `Over ${scope}. Metric score: % of pairs whose more stereotyping sentence scores higher (50 = no preference).`
       : "No scores given (curate explore --scores DIR).";
@@ -533,14 +537,14 @@
    * again only when the filters change, while the slider only moves the marker. */
   let curveCache = null;
   function thresholdCurves() {
-    if (curveCache && curveCache.rows === filtered) return curveCache.series;
+    if (curveCache && curveCache.rows === summaryRows) return curveCache.series;
     const th = DATA.threshold;
     const steps = [];
     for (let i = 0; th.min + i * th.step <= th.max + 1e-9; i++) steps.push(th.min + i * th.step);
     const series = [];
     MODELS.forEach((model, m) => {
       for (let v = 0; v < NV; v++) {
-        const scores = filtered.map((r) => r.s[m][v]).filter(Boolean);
+        const scores = summaryRows.map((r) => r.s[m][v]).filter(Boolean);
         const shares = LABELS.map(() => []);
         for (const t of steps) {
           const counts = [0, 0, 0];
@@ -550,7 +554,7 @@
         series.push({ m, v, steps, shares });
       }
     });
-    curveCache = { rows: filtered, series };
+    curveCache = { rows: summaryRows, series };
     return series;
   }
   function drawCurves(t) {
