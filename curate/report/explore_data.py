@@ -107,7 +107,12 @@ def read_score_dir(directory: Path) -> tuple[list[ScoreSet], list[str]]:
     if not summaries:
         raise InputError(f"{directory}: no summary.json of `curate score` in it or below it")
     sets: list[ScoreSet] = []
-    warnings = [f"{p}: skipped, no summary.json beside it (which model and method?)" for p in orphans]
+    warnings = [
+        f"{p}: skipped, StereoSet scores have no pairs to show"
+        if (p.parent / "stereoset.json").is_file()
+        else f"{p}: skipped, no summary.json beside it (which model and method?)"
+        for p in orphans
+    ]
     for summary_path in summaries:
         try:
             summary = json.loads(summary_path.read_text(encoding="utf-8"))
