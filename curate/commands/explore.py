@@ -147,13 +147,13 @@ def explore(
         score_sets.extend(found)
         for warning in warnings:
             err.print(f"[yellow]warning:[/] {escape(warning)}")
-    for unused in unmatched_sets(version_data, score_sets):
+    unmatched = unmatched_sets(version_data, score_sets)
+    for unused in unmatched:
         err.print(
             f"[yellow]warning:[/] {escape(unused.source)}: skipped, none of its scores is of a "
             f"pair text of {escape(', '.join(v.label for v in version_data))}"
         )
-    unused_ids = {id(s) for s in unmatched_sets(version_data, score_sets)}
-    score_sets = [s for s in score_sets if id(s) not in unused_ids]
+    score_sets = [s for s in score_sets if all(s is not u for u in unmatched)]
     data = build_explore_data(version_data, findings, round_data, score_sets)
     tokens: dict[int, dict[int, Any]] = {}
     if not no_tokens and score_sets:
