@@ -277,9 +277,20 @@ def test_every_summary_below_scores_is_a_column_and_the_rest_is_named(
     (root / "raw/empty/summary.json").write_text('{"method": "aul"}', encoding="utf-8")
     (root / "stray").mkdir()
     shutil.copy(project.root / "build/score/raw/bert/scores.csv", root / "stray/scores.csv")
+    other = root / "other/bert"
+    shutil.copytree(project.root / "build/score/raw/bert", other)
+    import csv
+
+    with (other / "scores.csv").open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    with (other / "scores.csv").open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()  # the scores of another file: no sentence is a pair's
+        writer.writerows({**r, "sent_more": "Other " + r["sent_more"]} for r in rows)
     monkeypatch.chdir(project.root)
     result = cli("explore", "raw", "1.0.0-auto", "--scores", "many", "--out", "many-site")
     warnings = " ".join(result.stderr.split())
+    assert "other/bert/summary.json: skipped, none of its scores is of a pair text" in warnings
     assert "empty/summary.json: skipped, no scores.csv beside it" in warnings
     assert "stray/scores.csv: skipped, no summary.json beside it" in warnings
     data = page_data(project.root / "many-site")
