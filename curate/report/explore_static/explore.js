@@ -457,11 +457,11 @@
       hovertemplate: `%{x}<br>${label}: %{y:.1f}%<extra></extra>`,
     }));
     window.Plotly.react("chart-threshold", thresholdTraces, {
-      barmode: "stack", title: { text: `Threshold view at ${t}% (click a segment to list its pairs)`, font: { size: 14 } },
+      barmode: "stack", title: { text: `Threshold view at ${t}%<br><sub>click a segment to list its pairs</sub>`, font: { size: 14 } },
       yaxis: { title: { text: "% of pairs" }, range: [0, 100] },
       xaxis: { automargin: true, tickangle: 0, tickfont: { size: 11 } },
-      margin: { t: 40, r: 10, b: 40, l: 50 }, legend: { orientation: "h", y: 1.02, yanchor: "bottom", x: 1, xanchor: "right" },
-      height: 320 + (many ? 40 : 0),
+      margin: { t: 105, r: 10, b: 40, l: 50 }, legend: { orientation: "h", y: 1.0, yanchor: "bottom", x: 1, xanchor: "right" },
+      height: 385 + (many ? 40 : 0),
     }, CONFIG);
     const types = Array.from(new Set(summary.flatMap((s) => Object.keys(s.perType)))).sort();
     const metricTraces = summary.map((s, k) => ({
@@ -473,13 +473,13 @@
       hovertemplate: `${plotText(groupName(s))}<br>%{x}: %{y:.1f}%<extra></extra>`,
     }));
     window.Plotly.react("chart-metric", metricTraces, {
-      barmode: "group", title: { text: `Metric score by bias type (click a bar to list its pairs)${NV === 2 ? `; hatched: ${plotText(VERSIONS[0])}` : ""}`, font: { size: 14 } },
+      barmode: "group", title: { text: `Metric score by bias type<br><sub>click a bar to list its pairs${NV === 2 ? `; hatched: ${plotText(VERSIONS[0])}` : ""}</sub>`, font: { size: 14 } },
       yaxis: { title: { text: "% preferring sent_more" }, range: [0, 100] },
       // bias types wrapped at their hyphens, never rotated out of the plot
-      xaxis: { automargin: true, tickangle: 0, tickmode: "array", tickvals: ["overall", ...types], ticktext: ["overall", ...types].map((ty) => plotText(ty.replace(/-/g, "- "), 10).replace(/- /g, "-")) },
+      xaxis: { automargin: true, tickmode: "array", tickvals: ["overall", ...types], ticktext: ["overall", ...types].map((ty) => plotText(ty.replace(/-/g, "- "), 10).replace(/- /g, "-")) },
       shapes: [{ type: "line", xref: "paper", x0: 0, x1: 1, y0: 50, y1: 50, line: { dash: "dot", color: "#59636e" } }],
-      margin: { t: 40, r: 10, b: 40, l: 50 }, legend: { orientation: "h", y: -0.25, yanchor: "top" },
-      height: 340 + 22 * Math.ceil(summary.length / 3),
+      margin: { t: 60, r: 10, b: 40, l: 50 }, legend: { orientation: "h", y: -0.3, yanchor: "top" },
+      height: 380 + 22 * Math.ceil(summary.length / 3),
     }, CONFIG);
     drawCurves(t);
     drawRadar(summary, types);
