@@ -104,6 +104,15 @@ def test_file_only_round(root: Path) -> None:
         "P001", "10", "7", "6", "0.857", "[0.487, 0.974]"
     ]  # fmt: skip
     assert table_row(result.output, "W001") == ["W001", "1", "1", "1", "1.000", "[0.207, 1.000]"]
+    assert "undecided" in result.output.split("Agreement")[0].split("undecided 3", 1)[1]
+
+    # --summary: the counts, agreement and precision, without a row per pair
+    short = run("tally", "--round", "r1", "--summary")
+    assert short.exit_code == 0, short.output
+    before_agreement = short.output.split("Agreement")[0]
+    assert "keep 1, fix 2, relabel 2, drop 2, undecided 3" in before_agreement
+    assert "undecided" not in before_agreement.split("undecided 3", 1)[1]
+    assert "Fleiss kappa" in short.output and table_row(short.output, "W001")
 
 
 def annotate_round(root: Path, name: str, plan: dict[int, list[sc.Ann]], *push: str) -> None:

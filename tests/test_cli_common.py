@@ -15,7 +15,7 @@ from curate.commands.common import (
     split_codes,
 )
 from curate.config import Config
-from curate.errors import InputError
+from curate.errors import InputError, UsageError
 from curate.modelnames import model_label, model_slug
 
 
@@ -51,6 +51,10 @@ def test_the_default_data_file_must_have_been_fetched(tmp_path: Path) -> None:
     cfg.data.parent.mkdir()
     cfg.data.write_text("", encoding="utf-8")
     assert data_path(None, cfg) == cfg.data
+    # a name, not a file: resolved as every command resolves versions
+    assert data_path(Path("raw"), cfg) == cfg.data
+    with pytest.raises(UsageError, match=r"'rwa' is neither a file, a version"):
+        data_path(Path("rwa"), cfg)
 
 
 def test_score_cache_from_option_config_or_default(tmp_path: Path) -> None:

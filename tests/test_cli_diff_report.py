@@ -71,9 +71,9 @@ def test_one_version_compares_against_raw_with_the_defaults(project: Path, model
     assert data["after"] == {"label": "after.csv", "pairs": 6}
     assert data["alignment"]["counts"] == {"unchanged": 3, "edited": 2, "dropped": 1, "added": 1}
     assert data["settings"]["bootstrap_samples"] == 200
-    assert [m["label"] for m in data["models"]] == ["bert"]
+    assert [m["label"] for m in data["models"]] == ["bert · pll"]
     assert "raw -> after.csv: 3 unchanged, 2 edited, 1 dropped, 1 added" in result.stdout
-    assert "bert on after.csv" in result.stderr
+    assert "bert · pll on after.csv" in result.stderr
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in (out / "report.html").read_text("utf-8")
 
 
@@ -98,7 +98,7 @@ def test_two_models_give_a_column_each(project: Path, model: str) -> None:
     result = _run("after.csv", "-m", model, "-m", other, "--bootstrap", "100", "--no-cache")
     assert result.exit_code == 0, result.output
     markdown = (project / "build" / "diff-report" / "report.md").read_text(encoding="utf-8")
-    assert "|  | bert | roberta |" in markdown
+    assert "|  | bert · pll | roberta · pll |" in markdown
     assert not (project / ".curate-cache").exists()
 
 

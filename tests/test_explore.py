@@ -134,7 +134,7 @@ def test_rows_join_every_pipeline_file(project: Project) -> None:
     rows = {r["id"]: r for r in data["rows"]}
     assert data["versions"] == ["raw", "1.0.0-auto"]
     assert sorted(rows) == [p.pair_id for p in sc.PAIRS]
-    assert [m["label"] for m in data["models"]] == ["bert"] and data["models"][0]["tokens"]
+    assert [m["label"] for m in data["models"]] == ["bert · pll"] and data["models"][0]["tokens"]
     # findings, decisions (with votes) and answers of round r1, changes of the release
     assert [f[0] for f in rows[4]["f"]] == ["P001", "W001"]
     decisions = {
@@ -178,7 +178,8 @@ def test_scores_attach_only_to_the_text_they_were_made_from(project: Project) ->
             assert after is None  # dropped
     # Both score sets name pair 4, but only the release's matches its corrected sentence.
     assert raw[4].sent_less != auto[4].sent_less
-    sets = read_score_dir(project.root / "build/score/raw")
+    sets, warnings = read_score_dir(project.root / "build/score/raw")
+    assert warnings == []
     pairs = [
         Pair(4, auto[4].sent_more, auto[4].sent_less, auto[4].direction, auto[4].bias_type)
     ]
@@ -260,3 +261,148 @@ def test_script_json_cannot_close_the_script_block() -> None:
     text = script_json({"s": "</script><script>alert(1)</script>\u2028&"})
     assert "<" not in text and ">" not in text and "\u2028" not in text
     assert json.loads(text) == {"s": "</script><script>alert(1)</script>\u2028&"}
+
+
+def test_every_summary_below_scores_is_a_column_and_the_rest_is_named(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One --scores root: each summary.json at any depth is a (model, method) column; a
+    summary without scores, a stray scores.csv and scores of another file are each named."""
+    import shutil
+
+    root = project.root / "many"
+    shutil.copytree(project.root / "build/score/raw/bert", root / "raw/bert")
+    shutil.copytree(project.root / "build/score/auto/bert", root / "auto/deeper/bert")
+    (root / "raw/empty").mkdir()
+    (root / "raw/empty/summary.json").write_text('{"method": "aul"}', encoding="utf-8")
+    (root / "stray").mkdir()
+    shutil.copy(project.root / "build/score/raw/bert/scores.csv", root / "stray/scores.csv")
+    other = root / "other/bert"
+    shutil.copytree(project.root / "build/score/raw/bert", other)
+    import csv
+
+    with (other / "scores.csv").open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    with (other / "scores.csv").open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()  # the scores of another file: no sentence is a pair's
+        writer.writerows({**r, "sent_more": "Other " + r["sent_more"]} for r in rows)
+    monkeypatch.chdir(project.root)
+    result = cli("explore", "raw", "1.0.0-auto", "--scores", "many", "--out", "many-site")
+    warnings = " ".join(result.stderr.split())
+    assert "other/bert/summary.json: skipped, none of its scores is of a pair text" in warnings
+    assert "empty/summary.json: skipped, no scores.csv beside it" in warnings
+    assert "stray/scores.csv: skipped, no summary.json beside it" in warnings
+    data = page_data(project.root / "many-site")
+    assert [m["label"] for m in data["models"]] == ["bert · pll"]
+    model = data["models"][0]
+    assert (model["method"], model["reduction"], model["kind"]) == ("pll", "sum", "masked")
+    rows = {r["id"]: r for r in data["rows"]}
+    assert rows[4]["s"][0][0] is not None and rows[4]["s"][0][1] is not None
+    # the model path is recorded absolute, so another working directory finds the tokens
+    summary = json.loads((root / "raw/bert/summary.json").read_text("utf-8"))
+    assert Path(summary["model_path"]).is_absolute() and Path(summary["model_path"]).is_dir()
+    monkeypatch.chdir(project.root / "many")
+    cli("explore", str(project.root / RAW_CSV), "--scores", ".", "--out", "site2")
+    assert page_data(project.root / "many/site2")["models"][0]["tokens"]
+
+
+def test_columns_are_model_and_method_and_unique() -> None:
+    from curate.report.explore_data import ScoreSet, group_models, model_labels
+
+    def column(path: str, fingerprint: str, method: str) -> ScoreSet:
+        provenance = {
+            "model": path, "model_path": path, "model_fingerprint": fingerprint,
+            "tokenizer_fingerprint": "t", "method": method, "dtype": "float32",
+        }  # fmt: skip
+        return ScoreSet(Path(path).name, provenance)
+
+    sets = [
+        column("/m/a/gpt2", "1", "clm-sum"),
+        column("/m/b/gpt2", "2", "clm-sum"),
+        column("/m/bert", "3", "pll"),
+        column("/m/bert", "3", "aul"),
+        column("/m/a/gpt2", "1", "clm-sum"),  # the same column on another version
+    ]
+    groups = group_models(sets)
+    assert len(groups) == 4
+    assert model_labels(groups) == [
+        "gpt2 (1) · clm-sum", "gpt2 (2) · clm-sum", "bert · pll", "bert · aul",
+    ]  # fmt: skip
+
+
+def test_every_command_taking_data_accepts_a_version_name(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One resolver: `annotations push --data 1.0.0-auto` reads the release's CSV, and an
+    unknown name is one sentence naming the known versions."""
+    monkeypatch.chdir(project.root)
+    findings = project.root / "reader.jsonl"
+    findings.write_text('{"pair_id": 4, "code": "G", "rule": "reader-report", "message": "x"}\n')
+    cli("annotations", "push", "--round", "versioned", "--to-file", "--findings", str(findings),
+        "--data", "1.0.0-auto")  # fmt: skip
+    tasks = json.loads((project.root / "annotations/rounds/versioned/tasks.json").read_text())
+    release = {p.pair_id: p for p in read_scores_csv(project.root / "build/score/auto/bert/scores.csv")}
+    assert [t["data"]["pair_id"] for t in tasks] == [4]
+    shown = {tasks[0]["data"]["sentence1"], tasks[0]["data"]["sentence2"]}
+    assert release[4].sent_less in shown  # the corrected sentence of the release
+    result = runner.invoke(app, ["score", "9.9.9", "-m", str(project.model), "-o", "never"])
+    assert result.exit_code == 2 and "no release 9.9.9" in result.stderr
+
+
+def test_readme_explorer_commands_build_what_they_say(
+    project: Project, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The Explorer section's commands, run in order as written (models/bert and models/gpt2
+    are tiny models here): three columns over both versions, with per-token charts even when
+    the site is built from another working directory."""
+    import shlex
+    import shutil
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text("utf-8")
+    block = readme.split("## Explorer", 1)[1].split("```", 2)[1]
+    commands = [shlex.split(line.split("#", 1)[0]) for line in block.splitlines() if line.startswith("curate ")]
+    assert [c[:2] for c in commands] == [["curate", "score"], ["curate", "score"], ["curate", "explore"]]
+    corpus = training_corpus([s for p in sc.PAIRS for s in (p.sent_more, p.sent_less)])
+    shutil.copytree(project.model, project.root / "models/bert", dirs_exist_ok=True)
+    shutil.copytree(tiny_model_dir("gpt2", corpus), project.root / "models/gpt2", dirs_exist_ok=True)
+    monkeypatch.chdir(project.root)
+    with single_thread():
+        for command in commands:
+            cli(*command[1:])
+    data = page_data(project.root / "build/explore")
+    assert [m["label"] for m in data["models"]] == ["bert · pll", "bert · aul", "gpt2 · clm-sum"]
+    assert all(m["tokens"] for m in data["models"])
+    for row in data["rows"]:
+        for per_version, cells in zip(zip(*row["s"], strict=True), row["v"], strict=True):
+            assert all(s is not None for s in per_version) == (cells is not None)
+    # the summaries name the models relative to the project: another directory still finds them
+    summary = json.loads((project.root / "build/score/raw/gpt2/clm-sum/summary.json").read_text())
+    assert summary["model"] == "models/gpt2"
+    assert summary["model_path"] == str((project.root / "models/gpt2").resolve())
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "pyproject.toml").write_text("[tool.curate]\n", encoding="utf-8")
+    monkeypatch.chdir(elsewhere)
+    cli("explore", str(project.root / RAW_CSV), "--scores", str(project.root / "build/score/raw"),
+        "--cache", str(project.root / ".curate-cache/scores.sqlite"), "--out", "site")  # fmt: skip
+    assert all(m["tokens"] for m in page_data(elsewhere / "site")["models"])
+
+
+def test_a_revised_file_brings_its_change_log(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A revised CSV given as a file: the changes.jsonl beside it is its history, so a dropped
+    pair's history says dropped, not unchanged."""
+    import shutil
+
+    release = project.root / RELEASE_CSV
+    copy = project.root / "revised"
+    copy.mkdir()
+    shutil.copy(release, copy / "pairs.csv")
+    shutil.copy(release.parent / "changes.jsonl", copy / "changes.jsonl")
+    monkeypatch.chdir(project.root)
+    cli("explore", "raw", "revised/pairs.csv", "--out", "revised-site")
+    rows = {r["id"]: r for r in page_data(project.root / "revised-site")["rows"]}
+    dropped = [i for i, r in rows.items() if r["v"][1] is None]
+    assert dropped and all(any(c["change"] == "dropped" for c in rows[i]["c"]) for i in dropped)

@@ -135,7 +135,8 @@ def test_filters_search_and_sort(driver: Any, project: Project) -> None:
     choose(driver, "f-flip", "")
     choose(driver, "f-model", "0")
     headers = [th.text for th in driver.find_elements(By.CSS_SELECTOR, "#pair-table th")]
-    assert "bert: verdict" in headers and "bert: flip" in headers
+    assert "bert · pll: verdict" in headers and "bert · pll: flip" in headers
+    assert "bert · pll: class at 5%" in headers
     choose(driver, "f-model", "")
 
     search = driver.find_element(By.ID, "search")

@@ -161,7 +161,7 @@ def _by_hand(scores: dict[int, PairScore]) -> dict[str, Any]:
 
 
 def test_metrics_recomputed_by_hand(report) -> None:
-    assert [m["label"] for m in report.data["models"]] == ["bert", "roberta"]
+    assert [m["label"] for m in report.data["models"]] == ["bert · pll", "roberta · pll"]
     for section in report.data["models"]:
         for version in ("before", "after"):
             expected = _by_hand(_scores(section, version))

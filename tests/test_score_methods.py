@@ -233,3 +233,15 @@ def test_provenance_names_the_method_and_its_tokens(gpt2):
     mean = score_pairs(SAMPLE_PAIRS[:2], gpt2, "clm-mean").provenance()
     assert mean["counted"].startswith("every token of the sentence, each conditioned on the prefix")
     assert score_pairs(SAMPLE_PAIRS[:2], gpt2).method == "clm-sum"  # the causal default
+
+
+def test_several_models_get_the_requested_methods_that_fit_them():
+    """One --method list for masked and causal models (curate score and diff-report alike)."""
+    from curate.score.run import fit_methods
+
+    chosen = fit_methods(["bert", "gpt2"], ["masked", "causal"], ["pll", "aul", "clm-sum"])
+    assert [[m.name for m in ms] for ms in chosen] == [["pll", "aul"], ["clm-sum"]]
+    with pytest.raises(UsageError, match=r"gpt2 is a causal language model"):
+        fit_methods(["bert", "gpt2"], ["masked", "causal"], ["pll"])  # nothing fits gpt2
+    with pytest.raises(UsageError, match=r"clm-sum"):
+        fit_methods(["bert"], ["masked"], ["pll", "clm-sum"])  # clm-sum fits no model given

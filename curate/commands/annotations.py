@@ -112,8 +112,8 @@ def push(
     data: Path | None = typer.Option(
         None,
         "--data",
-        help="The dataset the findings are about, in any shape (see --input-format). "
-        "Default: \\[tool.curate] data.",
+        help="The dataset the findings are about: a file in any shape (see --input-format), "
+        "'raw' or a release version such as 1.0.0-auto. Default: \\[tool.curate] data.",
     ),
     input_format: str | None = INPUT_FORMAT,
     title: str | None = PROJECT_TITLE,
@@ -394,6 +394,12 @@ def tally_command(
         "--min-annotations",
         help="Fewer usable annotations leave a pair undecided. Default: the quorum.",
     ),
+    summary_only: bool = typer.Option(
+        False,
+        "--summary",
+        help="Print the counts, agreement and rule precision only, not the table of every "
+        "pair's decision (decisions.jsonl has them all).",
+    ),
     fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Output format."),
 ) -> None:
     """Decide each pair by the CrowS-Pairs acceptance rule; report annotator agreement.
@@ -432,7 +438,7 @@ def tally_command(
     if fmt is ReportFormat.json:
         print_json(report)
         return
-    _render_tally(report, decisions)
+    _render_tally(report, [] if summary_only else decisions)
     _render_precision(precision)
     out.print(f"wrote {user_text(shown_path(files.decisions, cfg.root))}")
 
@@ -473,7 +479,7 @@ def _render_tally(report: dict[str, Any], decisions: list) -> None:
         + ", ".join(f"{k} {v}" for k, v in counts.items())
     )
     table = Table("pair", "action", "n", "change", "reason", title_justify="left")
-    for d in decisions:
+    for d in decisions:  # empty with --summary
         change = ", ".join(
             f"{k}={getattr(d, k)!r}"
             for k in ("sent_more", "sent_less", "bias_type", "direction")
@@ -483,7 +489,8 @@ def _render_tally(report: dict[str, Any], decisions: list) -> None:
         table.add_row(
             str(d.pair_id), d.action, str(d.n_annotators), Text(change), Text(d.reason or "")
         )
-    out.print(table)
+    if decisions:
+        out.print(table)
     agree = report["agreement"]
     table = Table(
         "question",

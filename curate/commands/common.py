@@ -145,8 +145,19 @@ def config() -> Config:
 
 
 def data_path(path: Path | None, cfg: Config) -> Path:
-    """``path`` if given, else the configured data file, which must have been fetched."""
-    return path if path is not None else fetched_data(cfg)
+    """The data file a command reads: the configured (fetched) file when none is given, else
+    ``path`` resolved as every command resolves data: an existing file as is, ``raw`` or a
+    source name to the fetched file, a release version (``1.0.0-auto``) to its CSV
+    (:func:`curate.release.versions.resolve_version`, the one resolver)."""
+    if path is None:
+        return fetched_data(cfg)
+    if path.exists() or path.is_symlink():
+        return path
+    from curate.release.versions import is_version, resolve_version
+
+    if is_version(str(path)) or (len(path.parts) == 1 and not path.suffix):
+        return resolve_version(str(path), cfg).path
+    return path  # a file name: its reader says it is missing
 
 
 def shown_path(path: Path, root: Path) -> str:

@@ -62,8 +62,9 @@ def explore(
     scores: list[Path] | None = typer.Option(
         None,
         "--scores",
-        help="A `curate score --out` directory (or one model's directory in it). Repeat for "
-        "each version and model; a score row is used only for the pair text it was made from.",
+        help="A directory holding `curate score` (or `curate sweep`) outputs: every summary.json "
+        "below it is a column (model, method) of the page; what cannot be used is named in a "
+        "warning. Repeat for several; a score row is used only for the pair text it was made from.",
     ),
     round_names: list[str] | None = typer.Option(
         None,
@@ -101,13 +102,14 @@ def explore(
     from curate.decisions import read_decisions
     from curate.findings import read_findings
     from curate.release.revise import CHANGES_NAME, read_changes
-    from curate.release.versions import is_version, read_pairs_file, resolve_version
+    from curate.release.versions import read_pairs_file, resolve_version
     from curate.report.explore_data import (
         RoundData,
         VersionData,
         build_explore_data,
         group_models,
         read_score_dir,
+        unmatched_sets,
     )
     from curate.report.explore_page import write_site
 
@@ -115,7 +117,8 @@ def explore(
     for spec in specs:
         resolved = resolve_version(spec, cfg)
         changes_file = resolved.path.parent / CHANGES_NAME
-        changes = read_changes(changes_file) if is_version(spec) and changes_file.is_file() else []
+        # a release's change log, or the one `curate revise` wrote beside a revised file
+        changes = read_changes(changes_file) if changes_file.is_file() else []
         version_data.append(
             VersionData(resolved.label, tuple(read_pairs_file(resolved.path)), tuple(changes))
         )
@@ -138,7 +141,19 @@ def explore(
             )
             answers = [asdict(a) for a in snapshot.answers]
         round_data.append(RoundData(name, tuple(decisions), tuple(answers)))
-    score_sets = [s for directory in scores or [] for s in read_score_dir(directory)]
+    score_sets = []
+    for directory in scores or []:
+        found, warnings = read_score_dir(directory)
+        score_sets.extend(found)
+        for warning in warnings:
+            err.print(f"[yellow]warning:[/] {escape(warning)}")
+    unmatched = unmatched_sets(version_data, score_sets)
+    for unused in unmatched:
+        err.print(
+            f"[yellow]warning:[/] {escape(unused.source)}: skipped, none of its scores is of a "
+            f"pair text of {escape(', '.join(v.label for v in version_data))}"
+        )
+    score_sets = [s for s in score_sets if all(s is not u for u in unmatched)]
     data = build_explore_data(version_data, findings, round_data, score_sets)
     tokens: dict[int, dict[int, Any]] = {}
     if not no_tokens and score_sets:
@@ -159,6 +174,21 @@ def _rounded(entry: dict[str, list[list[Any]]]) -> dict[str, list[list[Any]]]:
         side: [[token, None if lp is None else round(lp, 4)] for token, lp in tokens]
         for side, tokens in entry.items()
     }
+
+
+def _located(provenance: dict[str, Any], summary: str) -> dict[str, Any]:
+    """The provenance with ``model`` pointing at a directory this process can open: the
+    absolute ``model_path`` `curate score` records, else the path as given if it exists from
+    here, else the same path taken from the project root the summary was written under."""
+    model = str(provenance.get("model", ""))
+    for candidate in (provenance.get("model_path"), model):
+        if isinstance(candidate, str) and candidate and Path(candidate).is_dir():
+            return {**provenance, "model": candidate}
+    if model and not Path(model).is_absolute() and summary:
+        for parent in Path(summary).resolve().parents:
+            if (parent / model).is_dir():
+                return {**provenance, "model": str(parent / model)}
+    return dict(provenance)
 
 
 def _tokens(
@@ -185,12 +215,17 @@ def _tokens(
                         continue
                     if cells is not None and row["s"][index][v] is not None:
                         wanted.append((row["id"], v, (cells[0], cells[1], cells[2])))
-            result = token_logprobs(cache_path, sets[0].provenance, [w[2] for w in wanted])
+            result = token_logprobs(
+                cache_path, _located(sets[0].provenance, sets[0].source), [w[2] for w in wanted]
+            )
             progress.advance(task)
             if result is None:
                 err.print(
-                    f"note: no per-token chart for {escape(sets[0].label)}: the score cache "
-                    f"{escape(str(cache_path))} or the model's tokenizer is not available"
+                    f"note: no per-token chart for {escape(sets[0].label)} "
+                    f"{escape(str(sets[0].provenance.get('method', '')))}: the score cache "
+                    f"{escape(str(cache_path))} or the model "
+                    f"{escape(str(_located(sets[0].provenance, sets[0].source).get('model')))} "
+                    "(weights and tokenizer as scored) is not available"
                 )
                 continue
             per_pair: dict[int, list[Any]] = {}

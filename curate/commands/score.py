@@ -69,7 +69,8 @@ def register(app: typer.Typer) -> None:
 def score(
     path: Path | None = typer.Argument(
         None,
-        help="Dataset file in any shape (see --input-format). Default: the fetched CrowS-Pairs "
+        help="Data to score: a file in any shape (see --input-format), 'raw' (or a source "
+        "name) or a release version such as 1.0.0-auto. Default: the fetched CrowS-Pairs "
         "([tool.curate] data).",
     ),
     models: list[str] | None = typer.Option(
@@ -98,7 +99,7 @@ def score(
         help=literal_help(
             "Output directory: scores.csv and summary.json go to <out>/<model>/ for pll and to "
             "<out>/<model>/<method>/ for the other methods. Default: "
-            "<output-dir>/score/<data-file-stem>."
+            "<output-dir>/score/<data-file-stem> (<output-dir>/score/<version> for a version name)."
         ),
     ),
     batch_size: int | None = typer.Option(
@@ -204,12 +205,14 @@ def score(
     )
     if not settings.models:
         raise UsageError("name a model with --model (or set [tool.curate.score] models)")
+    named = path is not None and not (path.exists() or path.is_symlink())
+    data_name = str(path) if named and path is not None else None
     path = data_path(path, cfg)
     slugs = [model_slug(m) for m in settings.models]
     if len(set(slugs)) != len(slugs):
         raise UsageError(f"two models would share an output directory: {', '.join(slugs)}")
     dataset = read_dataset(path, input_format)
-    out_dir = out_dir or cfg.output_dir / "score" / path.stem
+    out_dir = out_dir or cfg.output_dir / "score" / (data_name or path.stem)
     cache_path = score_cache_path(cfg, cache, no_cache)
     route = benchmark_of(dataset).scoring.score_file
     if route is not None:  # the benchmark's own methods and metrics
@@ -227,6 +230,8 @@ def score(
 
     hf_logging.set_verbosity_error()
     hf_logging.disable_progress_bar()
+    if settings.methods and len(settings.models) > 1:
+        _note_fitted_methods(dict(zip(slugs, settings.models, strict=True)), settings.methods)
     if settings.dtype == DType.bfloat16.value:
         err.print(f"[yellow]warning:[/] {BF16_WARNING}")
     outputs = run_scoring(
@@ -254,6 +259,20 @@ score.__doc__ = literal_help(
     + "\n"
     + "\n".join(f"- **{m.name}** ({m.kind} LMs): {m.summary}" for m in METHODS.values())
 )
+
+
+def _note_fitted_methods(models: dict[str, str], methods: tuple[str, ...]) -> None:
+    """Say which of the requested methods each model gets (those that fit its kind), when a
+    model does not get them all; a model no method fits is refused by the planner."""
+    from curate.score.run import plan_models
+
+    plans = plan_models(models, methods)
+    if all(len(p.methods) == len(methods) for p in plans):
+        return
+    given = "; ".join(
+        f"{p.slug} ({p.kind}): {', '.join(m.name for m in p.methods)}" for p in plans
+    )
+    err.print(f"note: each model gets the requested methods that fit its kind: {escape(given)}")
 
 
 @contextlib.contextmanager

@@ -21,7 +21,14 @@ from curate.report.tables import (
 BEFORE_COLOUR = "#6c8ebf"
 AFTER_COLOUR = "#e07b39"
 LABEL_COLOURS = {"biased": "#c0392b", "neutral": "#7f8c8d", "non-biased": "#2980b9"}
-PLOTLY_CONFIG = {"displaylogo": False, "responsive": True}
+#: No mode bar: its "share"/"edit in Chart Studio" controls would send the data to a web
+#: service, and the report promises to work offline.
+PLOTLY_CONFIG = {
+    "displaylogo": False,
+    "displayModeBar": False,
+    "showSendToCloud": False,
+    "responsive": True,
+}
 
 
 def _figure_html(fig: Any, div_id: str, height: int = 420) -> str:

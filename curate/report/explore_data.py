@@ -31,6 +31,7 @@ EXPLORE_FORMAT = "curate-explore/1"
 #: Human names of the rule families (the letter prefix of a rule code).
 FAMILY_NAMES: dict[str, str] = {
     "D": "duplicates",
+    "G": "grammar",
     "L": "labels",
     "P": "perturbation",
     "S": "semantics / polarity",
@@ -59,57 +60,112 @@ class RoundData:
 
 @dataclass
 class ScoreSet:
-    """The per-pair scores of one ``curate score`` output (one model, one data file)."""
+    """The per-pair scores of one ``curate score`` output (one model, one method, one data file)."""
 
     label: str
     provenance: dict[str, Any]
     scores: dict[int, PairScore] = field(default_factory=dict)
+    #: Where its summary.json is (for warnings and for a model path relative to it).
+    source: str = ""
 
     @property
     def model_key(self) -> tuple[str, ...]:
-        """What makes two score sets the same model: weights, tokenizer, method, dtype."""
+        """What makes two score sets the same column: weights, tokenizer, method, dtype."""
         p = self.provenance
         return tuple(
             str(p.get(k, "")) for k in ("model_fingerprint", "tokenizer_fingerprint", "method", "dtype")
         )
 
 
-def read_score_dir(directory: Path) -> list[ScoreSet]:
-    """The score sets of a ``curate score --out DIR`` directory (``DIR/<model>/scores.csv``)
-    or of one model's directory (``scores.csv`` + ``summary.json`` directly inside)."""
+def model_display_name(provenance: dict[str, Any]) -> str:
+    """The model's short name: a local directory's own name (from the absolute ``model_path``
+    that ``curate score`` records, so it does not depend on the working directory), else the
+    hub id as given."""
+    recorded = provenance.get("model_path")
+    if isinstance(recorded, str) and recorded:
+        return Path(recorded).name
+    name = str(provenance.get("model", ""))
+    path = Path(name).expanduser()
+    if path.exists() or name.startswith((".", "/", "~")):
+        return path.resolve().name if path.exists() else path.name
+    return name
+
+
+def read_score_dir(directory: Path) -> tuple[list[ScoreSet], list[str]]:
+    """Every score set below ``directory``: each ``summary.json`` of ``curate score`` (or
+    ``curate sweep``) found at any depth with its ``scores.csv`` beside it, and one warning per
+    summary that cannot be used, naming it and why. Nothing is dropped silently."""
     from curate.score.files import read_scores_csv
 
     directory = Path(directory)
     if not input_exists(directory) or not directory.is_dir():
         raise InputError(f"{directory}: no such directory (expected a `curate score --out` one)")
-    candidates = [directory] if (directory / "scores.csv").is_file() else sorted(
-        p for p in directory.iterdir() if (p / "scores.csv").is_file()
+    summaries = sorted(directory.rglob("summary.json"))
+    orphans = sorted(
+        p for p in directory.rglob("scores.csv") if not (p.parent / "summary.json").is_file()
     )
-    if not candidates:
-        raise InputError(f"{directory}: no scores.csv in it or in its subdirectories")
-    sets = []
-    for model_dir in candidates:
-        summary_path = model_dir / "summary.json"
+    if not summaries:
+        raise InputError(f"{directory}: no summary.json of `curate score` in it or below it")
+    sets: list[ScoreSet] = []
+    warnings = [
+        f"{p}: skipped, StereoSet scores have no pairs to show"
+        if (p.parent / "stereoset.json").is_file()
+        else f"{p}: skipped, no summary.json beside it (which model and method?)"
+        for p in orphans
+    ]
+    for summary_path in summaries:
         try:
             summary = json.loads(summary_path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise InputError(f"{summary_path}: no such file (written by `curate score`)") from None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise InputError(f"{summary_path}: not a readable summary.json ({exc})") from None
-        if not isinstance(summary, dict) or "method" not in summary:
-            raise InputError(f"{summary_path}: not a `curate score` summary (no method)")
+            warnings.append(f"{summary_path}: skipped, not readable JSON ({exc})")
+            continue
+        if not isinstance(summary, dict) or not summary.get("method"):
+            warnings.append(f"{summary_path}: skipped, not a `curate score` summary (no method)")
+            continue
+        scores_path = summary_path.parent / "scores.csv"
+        if (summary_path.parent / "stereoset.json").is_file():
+            warnings.append(
+                f"{summary_path}: skipped, StereoSet scores ({summary['method']}) have no pairs "
+                "to show"
+            )
+            continue
+        if not scores_path.is_file():
+            warnings.append(f"{summary_path}: skipped, no scores.csv beside it")
+            continue
+        try:
+            rows = read_scores_csv(scores_path)
+        except InputError as exc:
+            warnings.append(f"{summary_path}: skipped, {exc}")
+            continue
         provenance = {k: v for k, v in summary.items() if k != "summary"}
-        scores = {s.pair_id: s for s in read_scores_csv(model_dir / "scores.csv")}
-        sets.append(ScoreSet(model_dir.name, provenance, scores))
-    return sets
+        sets.append(
+            ScoreSet(
+                model_display_name(provenance),
+                provenance,
+                {s.pair_id: s for s in rows},
+                str(summary_path),
+            )
+        )
+    return sets, warnings
 
 
 def group_models(sets: Sequence[ScoreSet]) -> list[list[ScoreSet]]:
-    """Score sets grouped by model (same fingerprints, method and dtype), in first-seen order."""
+    """Score sets grouped into columns (same fingerprints, method and dtype): one column holds a
+    (model, method) over every version it scored; models in first-seen order."""
+    from curate.score.methods import METHODS
+
     groups: dict[tuple[str, ...], list[ScoreSet]] = {}
     for s in sets:
         groups.setdefault(s.model_key, []).append(s)
-    return list(groups.values())
+    models = list(dict.fromkeys(key[:2] for key in groups))
+    order = list(METHODS)
+
+    def rank(key: tuple[str, ...]) -> tuple[int, int, str]:
+        method = key[2]
+        return (models.index(key[:2]), order.index(method) if method in order else len(order), method)
+
+    # a model's columns together, its methods in the registry's order
+    return [groups[key] for key in sorted(groups, key=rank)]
 
 
 def _matching_score(pair: Pair, sets: Sequence[ScoreSet]) -> PairScore | None:
@@ -123,6 +179,13 @@ def _matching_score(pair: Pair, sets: Sequence[ScoreSet]) -> PairScore | None:
         ):
             return score
     return None
+
+
+def unmatched_sets(versions: Sequence[VersionData], sets: Sequence[ScoreSet]) -> list[ScoreSet]:
+    """The score sets none of whose rows matches the text of a pair of the versions given
+    (scores of another file): the command names each in a warning instead of hiding it."""
+    pairs = [p for v in versions for p in v.pairs]
+    return [s for s in sets if not any(_matching_score(p, [s]) is not None for p in pairs)]
 
 
 def highlight_spans(sent_more: str, sent_less: str) -> tuple[list[list[int]], list[list[int]]]:
@@ -227,8 +290,15 @@ def build_explore_data(
         "models": [
             {
                 "label": labels[i],
+                "name": sets[0].label,
                 "method": str(sets[0].provenance.get("method", "")),
                 "model": str(sets[0].provenance.get("model", "")),
+                "kind": str(sets[0].provenance.get("model_kind", "")),
+                # how the method reads tokens and reduces them, from summary.json (the page
+                # words its captions from these, so a new method needs no page change)
+                "reduction": str(sets[0].provenance.get("reduction", "")),
+                "scope": str(sets[0].provenance.get("tokens", "")),
+                "counted": str(sets[0].provenance.get("counted", "")),
                 # set by the caller that writes tokens/<i>.js for the model
                 "tokens": False,
             }
@@ -243,9 +313,25 @@ def build_explore_data(
 
 
 def model_labels(models: Sequence[Sequence[ScoreSet]]) -> list[str]:
-    """A label per model: its score directory's name, with the method when two would clash."""
-    names = [sets[0].label for sets in models]
+    """A label per column, "model · method", unique: two models that share a short name (two
+    directories called gpt2) are numbered in first-seen order, and a model scored twice with one
+    method in two precisions gets the dtype."""
+    identities: list[tuple[str, str, str]] = []
+    for sets in models:
+        p = sets[0].provenance
+        ident = (sets[0].label, str(p.get("model_fingerprint", "")), str(p.get("tokenizer_fingerprint", "")))
+        if ident not in identities:
+            identities.append(ident)
+    names: dict[tuple[str, str, str], str] = {}
+    for ident in identities:
+        same = [i for i in identities if i[0] == ident[0]]
+        names[ident] = ident[0] if len(same) == 1 else f"{ident[0]} ({same.index(ident) + 1})"
+    labels = []
+    for sets in models:
+        p = sets[0].provenance
+        ident = (sets[0].label, str(p.get("model_fingerprint", "")), str(p.get("tokenizer_fingerprint", "")))
+        labels.append(f"{names[ident]} \u00b7 {p.get('method', '')}")
     return [
-        f"{name} ({sets[0].provenance.get('method', '')})" if names.count(name) > 1 else name
-        for name, sets in zip(names, models, strict=True)
+        f"{label} ({sets[0].provenance.get('dtype', '')})" if labels.count(label) > 1 else label
+        for label, sets in zip(labels, models, strict=True)
     ]

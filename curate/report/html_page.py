@@ -21,6 +21,7 @@ from curate.report.tables import (
     bias_type_cells,
     confidence_percent,
     escape_html,
+    method_sentences,
     overview_rows,
     pct,
 )
@@ -174,8 +175,31 @@ mark { background: #ffe58a; }
 """
 
 
-def robust_flip_section(data: Report) -> str:
-    """The pairs that flip under every column, and those that flip under only one."""
+def _pair_texts(data: Report) -> dict[int, tuple[str, str]]:
+    """Each flipped pair's sentences (after the edit), from the columns' flip lists."""
+    texts: dict[int, tuple[str, str]] = {}
+    for model in data["models"]:
+        for flip in model["flips"]["pairs"]:
+            after = flip["after"]
+            texts.setdefault(int(flip["pair_id"]), (after["sent_more"], after["sent_less"]))
+    return texts
+
+
+def _pair_cell(pair_id: int, texts: dict[int, tuple[str, str]], explore: str | None) -> str:
+    """A pair id (a link into the explorer when one is given) with both sentences."""
+    ident = (
+        f'<a href="{escape_html(explore)}#pair-{pair_id}">{pair_id}</a>' if explore else str(pair_id)
+    )
+    if pair_id not in texts:
+        return ident
+    more, less = texts[pair_id]
+    return f"{ident}<br><small>{escape_html(more)}<br>{escape_html(less)}</small>"
+
+
+def robust_flip_section(data: Report, explore: str | None = None) -> str:
+    """The pairs that flip under every column, and those that flip under only one, with both
+    sentences; ``explore`` (the explorer's index.html, relative to the report) links each id."""
+    texts = _pair_texts(data)
     robust = data.get("robust_flips")
     if not robust:
         return '<p class="note">This report predates robust flips.</p>'
@@ -188,14 +212,15 @@ def robust_flip_section(data: Report) -> str:
     ]
     if robust["every"]:
         rows = [
-            [str(f["pair_id"]), *(escape_html(c) for c in f["changes"])] for f in robust["every"]
+            [_pair_cell(int(f["pair_id"]), texts, explore), *(escape_html(c) for c in f["changes"])]
+            for f in robust["every"]
         ]
         parts.append(_html_table(["id", *columns], rows))
     if len(columns) > 1:
         parts.append(f"<h3>Flip under one column only ({len(robust['only_one'])})</h3>")
         if robust["only_one"]:
             rows = [
-                [str(f["pair_id"]), escape_html(f["column"]), escape_html(f["change"])]
+                [_pair_cell(int(f["pair_id"]), texts, explore), escape_html(f["column"]), escape_html(f["change"])]
                 for f in robust["only_one"]
             ]
             parts.append(_html_table(["id", "column", "change"], rows))
@@ -219,7 +244,7 @@ def instrument_section(data: Report) -> str:
     )
 
 
-def render_html(data: Report) -> str:
+def render_html(data: Report, explore: str | None = None) -> str:
     """A self-contained HTML page: summary tables, plotly charts (plotly.js embedded), the
     flip tables and every change, with all dataset text escaped."""
     from plotly.offline import get_plotlyjs
@@ -243,10 +268,13 @@ def render_html(data: Report) -> str:
         + "</li>",
         "</ul>",
         '<p class="note">Metric: % of pairs whose more stereotyping sentence gets the higher '
-        "pseudo-log-likelihood (50 = no preference). Δ = after − before, with a "
+        "sentence score under the column's method (50 = no preference). Δ = after − before, with a "
         f"{level} bootstrap confidence interval ({data['settings']['bootstrap_samples']} paired "
         f"resamples of pair ids, seed {data['settings']['seed']}). Flips: edited pairs whose "
         "verdict changed. McNemar's exact test on the pairs present in both versions.</p>",
+        '<ul class="note">'
+        + "".join(f"<li>{escape_html(line)}</li>" for line in method_sentences(data))
+        + "</ul>",
         "<h2>Models compared</h2>",
         _html_table(
             ["", *names], [[escape_html(label), *map(escape_html, cells)] for label, cells in overview_rows(data)]
@@ -267,7 +295,7 @@ def render_html(data: Report) -> str:
             f"(columns), with its {level} bootstrap confidence interval.</p>",
             method_heatmap_figure(data),
             "<h2>Robust flips</h2>",
-            robust_flip_section(data),
+            robust_flip_section(data, explore),
             instrument_section(data),
         ]
     for i, model in enumerate(models):

@@ -17,6 +17,7 @@ from curate.report.tables import (
     all_bias_types,
     bias_type_cells,
     confidence_percent,
+    method_sentences,
     overview_rows,
     pair_ids,
     pct,
@@ -105,6 +106,8 @@ def render_markdown(data: Report) -> str:
         "before, with a "
         f"{level} bootstrap confidence interval ({data['settings']['bootstrap_samples']} "
         f"paired resamples of pair ids, seed {data['settings']['seed']}).",
+        "",
+        *(f"- {escape_markdown(line)}" for line in method_sentences(data)),
         "",
         "## Models compared",
         "",

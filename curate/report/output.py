@@ -25,14 +25,25 @@ def render_json(data: Report) -> str:
 
 
 
-def write_report(data: Report, out_dir: Path) -> list[Path]:
-    """Render all three formats first, then write each atomically; return the paths."""
+def explorer_link(out_dir: Path) -> str | None:
+    """The explorer's index.html relative to the report, when ``curate explore`` built its site
+    beside the report (the default layout: ``build/diff-report`` and ``build/explore``), so the
+    report's pair ids link into it; else None."""
+    site = Path(out_dir).parent / "explore"
+    if (site / ".curate-explore").is_file() and (site / "index.html").is_file():
+        return "../explore/index.html"
+    return None
+
+
+def write_report(data: Report, out_dir: Path, explore: str | None = None) -> list[Path]:
+    """Render all three formats first, then write each atomically; return the paths.
+    ``explore``: the explorer page to link pair ids to (default: :func:`explorer_link`)."""
+    out_dir = Path(out_dir)
     rendered = {
         "report.json": render_json(data),
         "report.md": render_markdown(data),
-        "report.html": render_html(data),
+        "report.html": render_html(data, explore or explorer_link(out_dir)),
     }
-    out_dir = Path(out_dir)
     paths = []
     for name in REPORT_FILES:
         path = out_dir / name

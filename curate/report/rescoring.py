@@ -161,23 +161,15 @@ def plan_columns(
 
     With masked and causal models in one report, each method goes to the models it fits; a
     model that no requested method fits, or a method that fits no model, is a usage error that
-    names the methods that do fit. A column's label is the model's label, followed by the
-    method when the report has more than one method, so a one-method report reads as before.
+    names the methods that do fit. A column's label is "model · method" (the model's label
+    numbered when two models share a name), as in ``curate explore``, even with one method.
     """
-    from curate.score.methods import METHODS, methods_for_model
+    from curate.score.run import fit_methods
 
-    unused = [m for m in methods if METHODS[m].kind not in kinds or METHODS[m].dataset != "crows-pairs"]
-    chosen = []
-    for name, kind in zip(names, kinds, strict=True):
-        fitting = [m for m in methods if METHODS[m].kind == kind]
-        # methods_for_model raises the one-sentence error naming the methods that fit
-        chosen.append(methods_for_model(fitting or [*methods], kind, name))
-    if unused:
-        methods_for_model(unused, kinds[0], names[0])
+    chosen = fit_methods(names, kinds, methods)
     model_labels = unique_labels(names)
-    several = len({m.name for ms in chosen for m in ms}) > 1
     return [
-        [Column(name, label, m.name, f"{label} · {m.name}" if several else label) for m in ms]
+        [Column(name, label, m.name, f"{label} · {m.name}") for m in ms]
         for name, label, ms in zip(names, model_labels, chosen, strict=True)
     ]
 

@@ -144,6 +144,22 @@ def overview_rows(data: Report) -> list[tuple[str, list[str]]]:
     return rows
 
 
+def method_sentences(data: Report) -> list[str]:
+    """One sentence per scoring method of the report, from the methods registry (what the
+    sentence score is), so the wording fits aul and clm-* as well as pll."""
+    from curate.score.methods import METHODS
+
+    seen: list[str] = []
+    for model in data["models"]:
+        method = model.get("method", "pll")
+        if method not in seen:
+            seen.append(method)
+    return [
+        f"{name}: {METHODS[name].summary}" if name in METHODS else f"{name}: (unknown method)"
+        for name in seen
+    ]
+
+
 def bias_type_cells(data: Report, bias_type: str) -> list[str]:
     """Per model: ``before → after (Δ [CI])`` for one bias type."""
     cells = []

@@ -23,7 +23,7 @@ from curate.pairs import Pair
 from curate.score.cache import ScoreCache, open_cache
 from curate.score.engine import ProgressCallback, ScoreResult, score_pairs
 from curate.score.files import write_scores_csv, write_summary_json
-from curate.score.methods import Method, methods_for_model
+from curate.score.methods import METHODS, Method, methods_for_model
 from curate.score.metrics import summarize
 from curate.score.models import LoadedModel, load_model, model_kind
 from curate.score.settings import ScoreSettings
@@ -73,14 +73,39 @@ def output_directory(out_dir: Path, slug: str, method: str) -> Path:
     return target if method == LEGACY_LAYOUT_METHOD else target / method
 
 
+def fit_methods(
+    names: Sequence[str], kinds: Sequence[str], methods: Sequence[str]
+) -> list[tuple[Method, ...]]:
+    """Per model, the requested methods that fit its kind, or its kind's defaults when none
+    were requested: several models of both kinds share one ``--method`` list (``curate score``
+    and ``curate diff-report`` alike).
+
+    A model that no requested method fits, or a requested method that fits no model, is a usage
+    error naming the methods that do fit (:func:`~curate.score.methods.methods_for_model`).
+    """
+
+    unused = [
+        m for m in methods if METHODS[m].kind not in kinds or METHODS[m].dataset != "crows-pairs"
+    ]
+    chosen = []
+    for name, kind in zip(names, kinds, strict=True):
+        fitting = [m for m in methods if METHODS[m].kind == kind]
+        # methods_for_model raises the one-sentence error naming the methods that fit
+        chosen.append(methods_for_model(fitting or [*methods], kind, name))
+    if unused:
+        methods_for_model(unused, kinds[0], names[0])
+    return chosen
+
+
 def plan_models(models: Mapping[str, str], methods: Sequence[str]) -> list[ModelPlan]:
-    """Each model's kind (from its config) and methods; a requested method that does not fit
-    a model is a usage error naming the methods that do, before any weights are loaded."""
-    plans = []
-    for slug, name in models.items():
-        kind = model_kind(name)
-        plans.append(ModelPlan(slug, name, kind, methods_for_model(methods, kind, name)))
-    return plans
+    """Each model's kind (from its config) and methods (:func:`fit_methods`), checked before
+    any weights are loaded."""
+    kinds = [model_kind(name) for name in models.values()]
+    chosen = fit_methods(list(models.values()), kinds, methods)
+    return [
+        ModelPlan(slug, name, kind, fitted)
+        for (slug, name), kind, fitted in zip(models.items(), kinds, chosen, strict=True)
+    ]
 
 
 def data_info(path: Path) -> dict[str, str]:
@@ -98,12 +123,21 @@ def data_info(path: Path) -> dict[str, str]:
     return {"file": path.name, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
 
 
+def model_location(name: str) -> dict[str, str]:
+    """``{"model_path": absolute directory}`` for a model given as a local directory (``model``
+    keeps the name as given): readers of summary.json (``curate explore``) find the model
+    again from any working directory. Empty for a hub id."""
+    path = Path(name).expanduser()
+    return {"model_path": str(path.resolve())} if path.is_dir() else {}
+
+
 def score_summary(result: ScoreResult, data: Mapping[str, str], threshold: float) -> dict[str, Any]:
     """The summary.json document of one (model, method) result."""
     return {
         "tool": f"curate {__version__}",
         "data": dict(data),
         **result.provenance(),
+        **model_location(result.model),
         "summary": summarize(result.scores, threshold=threshold),
     }
 

@@ -41,8 +41,11 @@ MISSING = (
 
 
 @contextmanager
-def chromium(profile: Path, downloads: Path | None = None) -> Iterator[object]:
-    """A Selenium WebDriver on headless Chromium with a fresh profile; quits on exit."""
+def chromium(
+    profile: Path, downloads: Path | None = None, network_log: bool = False
+) -> Iterator[object]:
+    """A Selenium WebDriver on headless Chromium with a fresh profile; quits on exit.
+    ``network_log``: record the DevTools network events (read with :func:`requested_urls`)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -55,7 +58,8 @@ def chromium(profile: Path, downloads: Path | None = None) -> Iterator[object]:
     for flag in FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    prefs = {"browser": "ALL", **({"performance": "ALL"} if network_log else {})}
+    options.set_capability("goog:loggingPrefs", prefs)
     if downloads is not None:
         options.add_experimental_option(
             "prefs",
@@ -79,3 +83,15 @@ def chromium(profile: Path, downloads: Path | None = None) -> Iterator[object]:
 def severe_console_messages(driver) -> list[str]:
     """Errors the page logged to the console (uncaught exceptions, failed loads)."""
     return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def requested_urls(driver) -> list[str]:
+    """Every URL the browser requested since the last call (needs ``network_log=True``)."""
+    import json
+
+    urls = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    return urls

@@ -68,9 +68,15 @@
   }
 
   // ------------------------------------------------------------------ state
-  const state = { q: "", bias: "", code: "", decision: "", flip: "", model: "", sort: "id", dir: 1, page: 0 };
+  const state = { q: "", bias: "", code: "", decision: "", flip: "", model: "", cls: "", sort: "id", dir: 1, page: 0 };
+  /** The score columns the pair table shows (all by default up to 4, else the first 4; the
+   * summary, filters and charts always use every column). */
+  const tableCols = new Set(MODELS.map((_, i) => i).filter((i) => MODELS.length <= 4 || i < 4));
   const selected = new Set();
   let filtered = ROWS.slice();
+  /** The rows the summary counts: the filtered ones, but for the class filter (the class is
+   * what the summary measures; counting only one class would make it say 100%). */
+  let summaryRows = filtered;
 
   function option(value, text) {
     return el("option", { value: value, text: text });
@@ -86,13 +92,38 @@
   fillSelect("f-decision", [["", "all"], ["__none", "no decision"], ...actions.map((a) => [a, a])]);
   fillSelect("f-model", [["", "all models"], ...MODELS.map((m, i) => [String(i), m.label])]);
   fillSelect("f-flip", [["", "all"], ["flip", "flipped"], ["noflip", "not flipped"]]);
+  fillSelect("f-class", [["", "any"], ...LABELS.map((l) => [l, l])]);
+  if (!MODELS.length) $("f-class-label").hidden = true;
+  for (const [i, m] of MODELS.entries()) {
+    const box = el("input", { type: "checkbox", value: String(i), "data-col": String(i) });
+    box.checked = tableCols.has(i);
+    box.addEventListener("change", () => {
+      if (box.checked) tableCols.add(i); else tableCols.delete(i);
+      COLS = columns();
+      if (!COLS.some((c) => c.key === state.sort)) state.sort = "id";
+      renderHead();
+      renderBody();
+    });
+    $("table-columns").append(el("label", { title: m.label }, [box, ` ${m.label}`]));
+  }
+  if (!MODELS.length) $("table-columns-box").hidden = true;
   if (NV !== 2) $("f-flip-label").hidden = true;
 
   function modelsShown() {
     return state.model === "" ? MODELS.map((_, i) => i) : [Number(state.model)];
   }
+  /** The columns the table shows: those the model filter leaves, among those ticked. */
+  function tableModels() {
+    return state.model === "" ? MODELS.map((_, i) => i).filter((i) => tableCols.has(i)) : [Number(state.model)];
+  }
+  /** A pair's class at the slider's value for column m: the threshold label of its scores on
+   * the last version that has them (null when the column has no score for the pair). */
+  function pairClass(r, m, t) {
+    const s = lastScore(r, m);
+    return s ? LABELS[thresholdLabel(s, t)] : null;
+  }
 
-  function matches(r) {
+  function matches(r, ignoreClass) {
     if (state.q && !r.haystack.includes(state.q)) return false;
     if (state.bias && !r.types.includes(state.bias)) return false;
     if (state.code === "__any" && !r.codes.length) return false;
@@ -105,6 +136,10 @@
     if (state.flip) {
       const any = models.some((m) => flipped(r, m));
       if ((state.flip === "flip") !== any) return false;
+    }
+    if (state.cls && ignoreClass !== true) {
+      const t = thresholdValue();
+      if (!models.some((m) => pairClass(r, m, t) === state.cls)) return false;
     }
     return true;
   }
@@ -124,7 +159,7 @@
       { key: "codes", label: "lint", value: (r) => r.codes.join(" "), render: renderCodes },
       { key: "decision", label: "decision", value: (r) => r.action, render: renderDecision },
     ];
-    for (const m of modelsShown()) {
+    for (const m of tableModels()) {
       const name = MODELS[m].label;
       for (let v = 0; v < NV; v++) {
         cols.push({
@@ -140,6 +175,12 @@
         label: `${name}: verdict`,
         value: (r) => { const x = verdict(lastScore(r, m)); return x === null ? -1 : x; },
         render: (td, r) => renderVerdict(td, r, m),
+      });
+      cols.push({
+        key: `class-${m}`,
+        label: `${name}: class at ${thresholdValue()}%`,
+        value: (r) => { const c = pairClass(r, m, thresholdValue()); return c === null ? "" : c; },
+        render: (td, r) => { const c = pairClass(r, m, thresholdValue()); if (c) td.append(el("span", { cls: `badge cls-${c}`, text: c })); },
       });
       if (NV === 2) {
         cols.push({ key: `flip-${m}`, label: `${name}: flip`, value: (r) => (flipped(r, m) ? 1 : 0), render: (td, r) => { if (flipped(r, m)) td.append(el("span", { cls: "flip", text: "flip" })); } });
@@ -269,7 +310,8 @@
     $("count").textContent = `${filtered.length} of ${ROWS.length} pairs`;
   }
   function refresh() {
-    filtered = ROWS.filter(matches);
+    filtered = ROWS.filter((r) => matches(r, false));
+    summaryRows = state.cls ? ROWS.filter((r) => matches(r, true)) : filtered;
     applySort();
     state.page = 0;
     renderBody();
@@ -281,7 +323,7 @@
     clearTimeout(searchTimer);
     searchTimer = setTimeout(() => { state.q = e.target.value.trim().toLowerCase(); refresh(); }, 120);
   });
-  for (const [id, key] of [["f-bias", "bias"], ["f-code", "code"], ["f-decision", "decision"], ["f-flip", "flip"], ["f-model", "model"]]) {
+  for (const [id, key] of [["f-bias", "bias"], ["f-code", "code"], ["f-decision", "decision"], ["f-flip", "flip"], ["f-model", "model"], ["f-class", "cls"]]) {
     $(id).addEventListener("change", (e) => {
       state[key] = e.target.value;
       if (key === "model") {
@@ -307,7 +349,7 @@
         const counts = [0, 0, 0];
         let n = 0, biased = 0;
         const perType = {};
-        for (const r of filtered) {
+        for (const r of summaryRows) {
           const score = r.s[m][v];
           if (!score) continue;
           n += 1;
@@ -319,7 +361,7 @@
           g[0] += b; g[1] += 1;
         }
         let flips = null;
-        if (NV === 2 && v === 1) flips = filtered.reduce((k, r) => k + (flipped(r, m) ? 1 : 0), 0);
+        if (NV === 2 && v === 1) flips = summaryRows.reduce((k, r) => k + (flipped(r, m) ? 1 : 0), 0);
         out.push({
           m, v, n, flips,
           metric: n ? (100 * biased) / n : null,
@@ -349,7 +391,7 @@
       rows.push(el("tr", null, cells));
     }
     table.replaceChildren(...rows);
-    const scope = filtered.length === ROWS.length ? `all ${ROWS.length} pairs` : `the ${filtered.length} pairs the filters show`;
+    const scope = summaryRows.length === ROWS.length ? `all ${ROWS.length} pairs` : `the ${summaryRows.length} pairs the filters show${state.cls ? " (but for the class filter)" : ""}`;
     $("summary-scope").textContent = MODELS.length
       ? `Over ${scope}. Metric score: % of pairs whose more stereotyping sentence scores higher (50 = no preference).`
       : "No scores given (curate explore --scores DIR).";
@@ -380,33 +422,67 @@
     return plotlyPromise;
   }
   const CONFIG = { displaylogo: false, displayModeBar: false, responsive: true };
+  /** One colour per score column (model \u00b7 method), the same in every chart; the first
+   * version is drawn hatched. */
+  const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd"];
+  const columnColor = (m) => PALETTE[m % PALETTE.length];
   const COLORS = { biased: "#cf222e", neutral: "#8c959f", "non-biased": "#1a7f37" };
+  /** Text for plotly, which reads a subset of HTML in labels: escaped, and broken into lines
+   * of about `width` characters at spaces so long column names wrap instead of being cut. */
+  function plotText(text, width) {
+    const safe = String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    if (!width) return safe;
+    const lines = [];
+    let line = "";
+    for (const word of safe.split(" ")) {
+      if (line && line.length + 1 + word.length > width) { lines.push(line); line = word; } else line = line ? `${line} ${word}` : word;
+    }
+    if (line) lines.push(line);
+    return lines.join("<br>");
+  }
+  function groupName(s) {
+    return NV === 2 || MODELS.length > 1 ? `${MODELS[s.m].label} \u00b7 ${VERSIONS[s.v]}` : MODELS[s.m].label;
+  }
   function drawCharts(summary, t) {
     if (!MODELS.length) return;
-    const groups = summary.map((s) => (NV === 2 || MODELS.length > 1 ? `${MODELS[s.m].label} \u00b7 ${VERSIONS[s.v]}` : MODELS[s.m].label));
+    const many = summary.length > 4;
+    for (const id of ["chart-threshold", "chart-metric"]) $(id).classList.toggle("wide", many);
+    const groups = summary.map((s) => plotText(groupName(s), many ? 14 : 24));
     const thresholdTraces = LABELS.map((label, i) => ({
       type: "bar", name: label, x: groups, y: summary.map((s) => s.shares[i]),
-      marker: { color: COLORS[label] },
-      text: summary.map((s) => (s.shares[i] === null ? "" : s.shares[i].toFixed(1))), textposition: "inside",
+      marker: { color: COLORS[label] }, customdata: summary.map((s) => [s.m, s.v]),
+      // a number only where the segment is tall enough to hold it legibly
+      text: summary.map((s) => (s.shares[i] === null || s.shares[i] < 6 ? "" : s.shares[i].toFixed(0))),
+      textposition: "inside", insidetextanchor: "middle", constraintext: "none",
+      hovertemplate: `%{x}<br>${label}: %{y:.1f}%<extra></extra>`,
     }));
     window.Plotly.react("chart-threshold", thresholdTraces, {
-      barmode: "stack", title: { text: `Threshold view at ${t}%`, font: { size: 14 } },
-      yaxis: { title: { text: "% of pairs" }, range: [0, 100] }, margin: { t: 40, r: 10, b: 60, l: 50 },
-      legend: { orientation: "h" },
+      barmode: "stack", title: { text: `Threshold view at ${t}%<br><sub>click a segment to list its pairs</sub>`, font: { size: 14 } },
+      yaxis: { title: { text: "% of pairs" }, range: [0, 100] },
+      xaxis: { automargin: true, tickangle: 0, tickfont: { size: 11 } },
+      margin: { t: 105, r: 10, b: 40, l: 50 }, legend: { orientation: "h", y: 1.0, yanchor: "bottom", x: 1, xanchor: "right" },
+      height: 385 + (many ? 40 : 0),
     }, CONFIG);
     const types = Array.from(new Set(summary.flatMap((s) => Object.keys(s.perType)))).sort();
     const metricTraces = summary.map((s, k) => ({
-      type: "bar", name: groups[k], x: ["overall", ...types],
+      type: "bar", name: plotText(groupName(s)), x: ["overall", ...types],
       y: [s.metric, ...types.map((ty) => (s.perType[ty] ? (100 * s.perType[ty][0]) / s.perType[ty][1] : null))],
       customdata: ["", ...types],
+      marker: { color: columnColor(s.m), pattern: NV === 2 && s.v === 0 ? { shape: "/", bgcolor: columnColor(s.m), fgcolor: "#ffffff", solidity: 0.3, fillmode: "overlay" } : undefined },
+      legendgroup: String(s.m),
+      hovertemplate: `${plotText(groupName(s))}<br>%{x}: %{y:.1f}%<extra></extra>`,
     }));
     window.Plotly.react("chart-metric", metricTraces, {
-      barmode: "group", title: { text: "Metric score by bias type (click a bar to list its pairs)", font: { size: 14 } },
+      barmode: "group", title: { text: `Metric score by bias type<br><sub>click a bar to list its pairs${NV === 2 ? `; hatched: ${plotText(VERSIONS[0])}` : ""}</sub>`, font: { size: 14 } },
       yaxis: { title: { text: "% preferring sent_more" }, range: [0, 100] },
+      // bias types wrapped at their hyphens, never rotated out of the plot
+      xaxis: { automargin: true, tickmode: "array", tickvals: ["overall", ...types], ticktext: ["overall", ...types].map((ty) => plotText(ty.replace(/-/g, "- "), 10).replace(/- /g, "-")) },
       shapes: [{ type: "line", xref: "paper", x0: 0, x1: 1, y0: 50, y1: 50, line: { dash: "dot", color: "#59636e" } }],
-      margin: { t: 40, r: 10, b: 90, l: 50 }, legend: { orientation: "h", y: -0.35 },
+      margin: { t: 60, r: 10, b: 40, l: 50 }, legend: { orientation: "h", y: -0.3, yanchor: "top" },
+      height: 380 + 22 * Math.ceil(summary.length / 3),
     }, CONFIG);
     drawCurves(t);
+    drawRadar(summary, types);
     const chart = $("chart-metric");
     if (!chart.dataset.bound) {
       chart.dataset.bound = "1";
@@ -417,20 +493,58 @@
         refresh();
         $("pairs").scrollIntoView();
       });
+      // a class segment of a column: list the pairs of that class under that column
+      $("chart-threshold").on("plotly_click", (ev) => showClass(ev.points[0].customdata[0], LABELS[ev.points[0].curveNumber]));
     }
+  }
+  /** Filter the table to the pairs of `label` at the slider's value under column m. */
+  function showClass(m, label) {
+    state.model = String(m);
+    state.cls = label;
+    $("f-model").value = state.model;
+    $("f-class").value = label;
+    COLS = columns();
+    if (!COLS.some((c) => c.key === state.sort)) state.sort = "id";
+    renderHead();
+    refresh();
+    $("pairs").scrollIntoView();
+  }
+  /** Murphy's radar: per column, the metric score of each bias type (last version). */
+  function drawRadar(summary, types) {
+    const last = summary.filter((s) => s.v === LAST || !summary.some((o) => o.m === s.m && o.v > s.v));
+    if (types.length < 3) {
+      $("chart-radar").hidden = true;
+      return;
+    }
+    $("chart-radar").hidden = false;
+    const traces = last.map((s) => {
+      const r = types.map((ty) => (s.perType[ty] ? (100 * s.perType[ty][0]) / s.perType[ty][1] : null));
+      return {
+        type: "scatterpolar", mode: "lines+markers", name: plotText(MODELS[s.m].label),
+        line: { color: columnColor(s.m) }, marker: { color: columnColor(s.m) },
+        r: [...r, r[0]], theta: [...types, types[0]].map((x) => plotText(x)),
+        hovertemplate: `${plotText(MODELS[s.m].label)}<br>%{theta}: %{r:.1f}%<extra></extra>`,
+      };
+    });
+    window.Plotly.react("chart-radar", traces, {
+      title: { text: `Metric score per bias type, ${VERSIONS[LAST]} (50 = no preference)`, font: { size: 14 } },
+      polar: { radialaxis: { range: [0, 100], tickfont: { size: 10 } }, angularaxis: { tickfont: { size: 11 } } },
+      margin: { t: 50, r: 40, b: 40, l: 40 }, legend: { orientation: "h", y: -0.1, yanchor: "top" },
+      height: 380 + 22 * Math.ceil(last.length / 3),
+    }, CONFIG);
   }
   /** The threshold-view curves of the diff-report (0-20%), over the filtered pairs; computed
    * again only when the filters change, while the slider only moves the marker. */
   let curveCache = null;
   function thresholdCurves() {
-    if (curveCache && curveCache.rows === filtered) return curveCache.series;
+    if (curveCache && curveCache.rows === summaryRows) return curveCache.series;
     const th = DATA.threshold;
     const steps = [];
     for (let i = 0; th.min + i * th.step <= th.max + 1e-9; i++) steps.push(th.min + i * th.step);
     const series = [];
     MODELS.forEach((model, m) => {
       for (let v = 0; v < NV; v++) {
-        const scores = filtered.map((r) => r.s[m][v]).filter(Boolean);
+        const scores = summaryRows.map((r) => r.s[m][v]).filter(Boolean);
         const shares = LABELS.map(() => []);
         for (const t of steps) {
           const counts = [0, 0, 0];
@@ -440,7 +554,7 @@
         series.push({ m, v, steps, shares });
       }
     });
-    curveCache = { rows: filtered, series };
+    curveCache = { rows: summaryRows, series };
     return series;
   }
   function drawCurves(t) {
@@ -449,7 +563,7 @@
     for (const s of thresholdCurves()) {
       LABELS.forEach((label, i) => traces.push({
         type: "scatter", mode: "lines", x: s.steps, y: s.shares[i],
-        name: `${label} \u00b7 ${MODELS[s.m].label}${NV === 2 ? ` \u00b7 ${VERSIONS[s.v]}` : ""}`,
+        name: plotText(`${label} \u00b7 ${MODELS[s.m].label}${NV === 2 ? ` \u00b7 ${VERSIONS[s.v]}` : ""}`),
         line: { color: COLORS[label], dash: dashes[s.v % 2], width: 2 },
       }));
     }
@@ -481,7 +595,12 @@
       });
     });
   }
-  $("threshold").addEventListener("input", scheduleSummary);
+  $("threshold").addEventListener("input", () => {
+    // the class column and filter follow the slider
+    COLS = columns();
+    renderHead();
+    if (state.cls) refresh(); else { renderBody(); scheduleSummary(); }
+  });
   $("threshold").value = String(DATA.threshold.default);
 
   // ------------------------------------------------------------------ detail
@@ -530,7 +649,7 @@
     const scoreRows = [];
     MODELS.forEach((model, m) => VERSIONS.forEach((label, v) => {
       const s = r.s[m][v];
-      if (s) scoreRows.push([model.label, label, s[0], s[1], verdict(s) ? "biased" : "not biased", thresholdLabelName(s)]);
+      if (s) scoreRows.push([model.label, label, fmt(s[0], 3), fmt(s[1], 3), verdict(s) ? "biased" : "not biased", thresholdLabelName(s)]);
     }));
     parts.push(...section("Scores", [scoreRows.length ? simpleTable(["model", "version", "sent_more", "sent_less", "verdict", `at ${thresholdValue()}%`], scoreRows) : el("p", { cls: "note", text: "No score." })]));
     const tokenBox = el("div", { id: "detail-tokens" });
@@ -549,6 +668,28 @@
   function thresholdLabelName(s) {
     return LABELS[thresholdLabel(s, thresholdValue())];
   }
+  /** A token as a reader writes it: the tokenizers' word markers (GPT-2's \u0120, SentencePiece's
+   * \u2581, WordPiece's ##) taken off. */
+  function shownToken(token) {
+    return String(token).replace(/^[\u0120\u2581]/, "").replace(/^##/, "").replace(/\u010a/g, "\\n").replace(/<\/w>$/, "") || "\u2423";
+  }
+  /** Both sentences' tokens in one row of slots: shared tokens (difflib-style longest common
+   * runs, as the scorer aligns them) in one slot, changed tokens in slots of their own. */
+  function alignTokens(more, less) {
+    const a = more.map((t) => t[0]), b = less.map((t) => t[0]);
+    const n = a.length, k = b.length;
+    const lcs = Array.from({ length: n + 1 }, () => new Array(k + 1).fill(0));
+    for (let i = n - 1; i >= 0; i--) for (let j = k - 1; j >= 0; j--) lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+    const slots = [];
+    let i = 0, j = 0;
+    while (i < n || j < k) {
+      if (i < n && j < k && a[i] === b[j]) slots.push([i++, j++]);
+      else if (j >= k || (i < n && lcs[i + 1][j] >= lcs[i][j + 1])) slots.push([i++, null]);
+      else slots.push([null, j++]);
+    }
+    return slots;
+  }
+  const REDUCTIONS = { sum: "sum", mean: "mean" };
   function drawTokens(r, box) {
     const wanted = MODELS.map((m, i) => i).filter((i) => MODELS[i].tokens && r.s[i].some(Boolean));
     if (!wanted.length) {
@@ -557,26 +698,51 @@
     }
     Promise.all([ensurePlotly(), ...wanted.map(loadTokens)]).then(() => {
       for (const m of wanted) {
+        const model = MODELS[m];
         const entries = (TOKENS[m] || {})[String(r.id)] || [];
         entries.forEach((entry, v) => {
           if (!entry || (v > 0 && r.v[v] === r.v[0])) return;
-          const div = el("div", { cls: "token-chart", "data-model": String(m), "data-version": String(v) });
+          const div = el("div", { cls: "token-chart aligned", "data-model": String(m), "data-version": String(v) });
+          const scores = r.s[m][v];
+          const how = `${REDUCTIONS[model.reduction] || model.reduction || "score"} over ${model.counted || "the counted tokens"}`;
+          box.append(el("p", { cls: "note token-caption", text: `${model.label} \u00b7 ${VERSIONS[v]}: sent_more ${fmt(scores ? scores[0] : null, 3)}, sent_less ${fmt(scores ? scores[1] : null, 3)} = the ${how}. Bars: log-probability of each token the method counts; \u00d7: a token it does not count; shaded: tokens that differ between the sentences.` }));
           box.append(div);
-          const traces = [["more", "x", "y", "#cf222e"], ["less", "x2", "y2", "#0969da"]].map(([side, xa, ya, color]) => ({
-            type: "bar", name: `sent_${side}`, xaxis: xa, yaxis: ya, marker: { color: color },
-            x: entry[side].map((t, i) => `${i} ${t[0]}`), y: entry[side].map((t) => t[1]),
-            hovertemplate: "%{x}: %{y:.4f}<extra></extra>",
-          }));
-          const sum = (side) => entry[side].reduce((a, t) => a + (t[1] || 0), 0).toFixed(3);
-          window.Plotly.newPlot(div, traces, {
-            title: { text: `${MODELS[m].label} \u00b7 ${VERSIONS[v]}: sent_more ${sum("more")}, sent_less ${sum("less")} (modified tokens are not scored)`, font: { size: 12 } },
-            grid: { rows: 1, columns: 2, pattern: "independent" }, showlegend: true,
-            margin: { t: 36, r: 10, b: 70, l: 50 }, legend: { orientation: "h", y: 1.12, x: 1, xanchor: "right" },
+          const slots = alignTokens(entry.more, entry.less);
+          const xs = slots.map((_, x) => x);
+          const tick = slots.map(([i, j]) => {
+            if (i !== null && j !== null) return plotText(shownToken(entry.more[i][0]));
+            return i !== null ? plotText(shownToken(entry.more[i][0])) : plotText(shownToken(entry.less[j][0]));
+          });
+          const side = (name, idx, color) => {
+            const tok = (slot) => (slot[idx] === null ? null : (name === "more" ? entry.more : entry.less)[slot[idx]]);
+            return [{
+              type: "bar", name: `sent_${name}`, x: xs, y: slots.map((sl) => { const t = tok(sl); return t ? t[1] : null; }),
+              marker: { color: color }, text: slots.map((sl) => { const t = tok(sl); return t ? plotText(shownToken(t[0])) : ""; }),
+              textposition: "none", hovertemplate: `sent_${name} %{text}: %{y:.3f}<extra></extra>`,
+            }, {
+              type: "scatter", mode: "markers", name: `sent_${name}: not counted`, showlegend: false, x: xs,
+              y: slots.map((sl) => { const t = tok(sl); return t && t[1] === null ? 0 : null; }),
+              marker: { symbol: "x", color: color, size: 9 }, hovertemplate: `sent_${name}: not counted<extra></extra>`,
+            }];
+          };
+          const changed = slots.map((sl, x) => (sl[0] === null || sl[1] === null ? x : null)).filter((x) => x !== null);
+          window.Plotly.newPlot(div, [...side("more", 0, "#cf222e"), ...side("less", 1, "#0969da")], {
+            barmode: "group", showlegend: true, height: 300,
+            xaxis: { tickmode: "array", tickvals: xs, ticktext: tick, tickangle: slots.length > 14 ? -45 : 0, automargin: true },
+            yaxis: { title: { text: "log-probability" } },
+            shapes: changed.map((x) => ({ type: "rect", xref: "x", yref: "paper", x0: x - 0.5, x1: x + 0.5, y0: 0, y1: 1, fillcolor: "#fff1a8", opacity: 0.6, line: { width: 0 }, layer: "below" })),
+            margin: { t: 10, r: 10, b: 40, l: 60 }, legend: { orientation: "h", y: 1.02, yanchor: "bottom", x: 0 },
           }, CONFIG);
         });
       }
       box.dataset.ready = "1";
     });
+  }
+  /** `index.html#pair-12` opens pair 12 (links from report.html). */
+  function openFromHash() {
+    const match = /^#pair-(\d+)$/.exec(window.location.hash);
+    const row = match && ROWS.find((r) => r.id === Number(match[1]));
+    if (row) openDetail(row);
   }
   function closeDetail() {
     $("detail").hidden = true;
@@ -634,9 +800,12 @@
   const scored = MODELS.map((m) => m.label).join(", ") || "no model";
   $("about").textContent = `${ROWS.length} pairs; versions: ${VERSIONS.join(" \u2192 ")}; scores: ${scored}; rounds: ${DATA.rounds.join(", ") || "none"}.`;
   window.curateExplore = { reportText: reportText, state: state, chartsReady: false, thresholdLabel: thresholdLabel };
+  COLS = columns();
   renderHead();
   refresh();
   updateSelection();
+  openFromHash();
+  window.addEventListener("hashchange", openFromHash);
   performance.mark("curate-table-ready");
   window.curateExplore.tableReady = true;
 })();
