@@ -152,6 +152,11 @@ def unmasked_pass(lm: MaskedLM, batch: Sequence[Job], attention: bool = False) -
     return out
 
 
+#: Pack the two sentences of a pair into one row (False only to measure what packing saves:
+#: benchmarks/bench_methods.py).
+PACK_PAIRS = True
+
+
 @dataclass
 class _Packed:
     """One forward-pass row holding one or two sequences (``a``, then ``b`` after their common
@@ -211,7 +216,7 @@ def next_token_logprobs(lm: CausalLM, sequences: Sequence[Sequence[int]]) -> lis
     i = 0
     while i < len(sequences):
         first = sequences[i]
-        if i + 1 < len(sequences) and common_prefix(first, sequences[i + 1]) > 0:
+        if PACK_PAIRS and i + 1 < len(sequences) and common_prefix(first, sequences[i + 1]) > 0:
             rows.append(_pack(first, sequences[i + 1]))
             owner += [(len(rows) - 1, 0), (len(rows) - 1, 1)]
             i += 2
