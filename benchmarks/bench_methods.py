@@ -13,8 +13,12 @@ well below 1 means other processes took the CPU and the figures are low. Each sc
   with ``bos_token=True`` and a sum reduction (the harness's log-likelihood after
   ``<|endoftext|>``), timed at several batch sizes (``--minicons-batches``), the best of which
   is compared; **curate** is
-  ``score_pairs(..., "clm-sum")`` (the pass that ``clm-mean`` and ``clm-shared`` share). The two
-  must agree per sentence; the largest difference is printed.
+  ``score_pairs(..., "clm-sum")`` (the pass that ``clm-shared`` and ``clm-mean-prefixed``
+  share), which packs the two sentences of a pair into one row computing their common prefix
+  once; it is also timed with the packing off (``passes.PACK_PAIRS = False``: one row per
+  sentence), to show what the sharing gains, and ``clm-mean`` (bias-bench's conditioning, its
+  own pass) for information. The scores must agree per sentence with minicons and with the
+  unshared run; the largest differences are printed.
 * **masked**: the random BERT-base of ``bench_pll.py`` (``BertConfig()``, bert-base-uncased
   vocabulary): ``score_pairs(..., "aul")`` vs ``score_pairs(..., "pll")``, in pairs/s.
   ``aula`` and ``pll-word-l2r`` are timed too, for information.
@@ -47,8 +51,9 @@ TARGETS = {"causal_vs_minicons": 1.5, "aul_vs_pll": 8.0}
 
 
 def causal_flops(lengths: Sequence[int], config) -> float:
-    """Useful FLOPs of the causal pass: every row (prefix + sentence) through the layers, the
-    vocabulary projection at every row but the last of each sentence."""
+    """FLOPs of the causal pass: every row (a pair packed with its common prefix once)
+    through the layers, the vocabulary projection at every position but the last of each row
+    (an approximation: a packed row projects the first differing position twice)."""
     h, layers, vocab = config.n_embd, config.n_layer, config.vocab_size
     inner = config.n_inner or 4 * h
     total = 0.0
@@ -166,6 +171,16 @@ def main() -> None:
         del run_minicons_warm
         causal, t_clm = best_of(lambda: score_pairs(pairs, clm, "clm-sum"))
         clm_tokens = causal.stats.masked_tokens
+        from curate.score import passes
+
+        passes.PACK_PAIRS = False
+        try:
+            unshared, t_unshared = best_of(lambda: score_pairs(pairs, clm, "clm-sum"))
+        finally:
+            passes.PACK_PAIRS = True
+        record("curate clm-sum unshared", t_unshared, clm_tokens)
+        _, t_mean = best_of(lambda: score_pairs(pairs, clm, "clm-mean"))
+        record("curate clm-mean", t_mean, clm_tokens)
         best = None
         for size in (int(x) for x in args.minicons_batches.split(",")):
             reference, t_mc = best_of(lambda size=size: run_minicons(size))
@@ -175,13 +190,17 @@ def main() -> None:
         assert best is not None
         rows["minicons clm (best)"] = {**rows[f"minicons clm (batch {best[0]})"]}
         record("curate clm-sum", t_clm, clm_tokens)
-        from curate.score.plan import plan_jobs, plan_pairs
+        from curate.score.plan import plan_jobs, plan_pairs, row_length
 
         jobs = plan_jobs(plan_pairs(pairs, clm, "clm-sum"), "clm-sum")
-        useful = causal_flops([len(job.ids) for job in jobs], clm.model.config)
+        packed = {(min(j.ids, j.partner or j.ids), row_length(j)) for j in jobs}
+        useful = causal_flops([length for _, length in packed], clm.model.config)
         peak = matmul_peak()
         ours = [x for s in causal.scores for x in (s.sent_more_score, s.sent_less_score)]
         clm_diff = max(abs(a - b) for a, b in zip(reference, ours, strict=True))
+        alone = [x for s in unshared.scores for x in (s.sent_more_score, s.sent_less_score)]
+        share_diff = max(abs(a - b) for a, b in zip(alone, ours, strict=True))
+        rows_saved = 1 - sum(length for _, length in packed) / sum(len(j.ids) for j in jobs)
 
         # ---- masked: AUL vs PLL on the random BERT-base
         bert_dir = Path(tmp) / "bert-base-random"
@@ -205,9 +224,14 @@ def main() -> None:
             f"{row['seconds']:8.2f} {row['cpu_share']:9.2f}"
         )
     print(f"clm-sum vs minicons: max |sentence score difference| = {clm_diff:.2e}")
+    print(
+        f"clm-sum shared vs unshared prefix: max |sentence score difference| = {share_diff:.2e}; "
+        f"packing saves {rows_saved:.0%} of the rows; speed-up "
+        f"{rows['curate clm-sum']['pairs_per_s'] / rows['curate clm-sum unshared']['pairs_per_s']:.2f}x"
+    )
     gflops = useful / rows["curate clm-sum"]["seconds"] / 1e9
     print(
-        f"curate clm-sum: {gflops:.0f} GFLOP/s of useful work = {gflops / peak:.0%} of the fp32 "
+        f"curate clm-sum: {gflops:.0f} GFLOP/s of work done = {gflops / peak:.0%} of the fp32 "
         f"GEMM peak ({peak:.0f} GFLOP/s, best 2048^3 matmul in this run)"
     )
     ratios = {
@@ -227,6 +251,8 @@ def main() -> None:
     if args.json:
         figures = {"pairs": len(pairs), "threads": threads, "scorers": rows, "ratios": ratios}
         figures["clm_max_abs_diff_vs_minicons"] = clm_diff
+        figures["clm_max_abs_diff_shared_vs_unshared"] = share_diff
+        figures["clm_rows_saved_by_packing"] = rows_saved
         figures["clm_gflops"], figures["peak_gflops"] = gflops, peak
         args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
 

@@ -90,13 +90,6 @@ HARNESS_TIES = (
 )
 KANEKO_TIES = "Kaneko & Bollegala evaluate.py: strict >; an exact tie counts as not biased"
 OURS_TIES = "exactly equal scores are neutral (in N, never in the numerator), as bias-bench"
-_CAUSAL_PEERS = (
-    "the harness sums log P(token | <|endoftext|>, tokens before) (clm-sum); bias-bench "
-    "conditions every token but the first on the sentence's tokens without <|endoftext|> and "
-    "takes 2^(mean log2 p) (clm-mean); minicons IncrementalLMScorer (bos_token=True, mean) "
-    "averages the prefix-conditioned log-probabilities (clm-mean-prefixed); verdicts of "
-    "bias-bench and minicons differ on many pairs"
-)
 #: The cache passes of the StereoSet methods: one row per sentence score.
 STEREOSET_MLM_PASS = "stereoset-mlm/1"
 STEREOSET_CLM_PASS = "stereoset-clm/1"
@@ -116,9 +109,9 @@ METHODS: dict[str, Method] = {
             peer="nyu-mll/crows-pairs metric.py (mask_unigram + evaluate)",
             tie_rule=METRIC_PY_TIES,
             decimals=3,
-            others="bias-bench's masked-LM CrowS runner averages instead of summing (and skips "
-            "pairs without a differing span); minicons' PLL (original) masks every token, not "
-            "only the shared ones",
+            others="bias-bench's masked-LM CrowS runner masks the tokens that differ (not the "
+            "shared ones), averages them and skips pairs without a differing span (same "
+            "rounding); minicons' PLL (original) masks every token, not only the shared ones",
         ),
         Method(
             "pll-word-l2r",
@@ -173,7 +166,9 @@ METHODS: dict[str, Method] = {
             "prefix, tokens before) over the sentence's tokens; strict >.",
             peer="lm-evaluation-harness crows_pairs_english (HFLM.loglikelihood, empty context)",
             tie_rule=HARNESS_TIES,
-            others=_CAUSAL_PEERS,
+            others="bias-bench conditions every token but the first on the sentence without "
+            "<|endoftext|> and takes 2^(mean log2 p) (clm-mean); minicons' bos_token=True mean "
+            "is clm-mean-prefixed",
         ),
         Method(
             "clm-mean",
@@ -186,7 +181,9 @@ METHODS: dict[str, Method] = {
             "without that prefix; exactly equal scores neutral.",
             peer="McGill-NLP/bias-bench crows.py, _joint_log_probability (GPT-2)",
             tie_rule=BIAS_BENCH_TIES,
-            others=_CAUSAL_PEERS,
+            others="the harness and minicons condition every token on <|endoftext|> and the "
+            "tokens before (clm-sum, clm-mean-prefixed): the prefixed mean gives other verdicts "
+            "on many pairs",
         ),
         Method(
             "clm-shared",
@@ -200,7 +197,7 @@ METHODS: dict[str, Method] = {
             peer="none (ours): the harness's per-token numbers summed over metric.py's "
             "get_span alignment",
             tie_rule=OURS_TIES,
-            others=_CAUSAL_PEERS,
+            others="no peer computes it; the harness and bias-bench count every token",
         ),
         Method(
             "clm-mean-prefixed",
@@ -214,7 +211,8 @@ METHODS: dict[str, Method] = {
             peer="minicons 0.3.39 IncrementalLMScorer.sequence_score(bos_token=True, "
             "reduction=mean)",
             tie_rule=OURS_TIES + " (minicons gives sentence scores only)",
-            others=_CAUSAL_PEERS,
+            others="bias-bench conditions every token but the first without the prefix "
+            "(clm-mean); the harness sums (clm-sum)",
         ),
         Method(
             "stereoset-mlm",
