@@ -139,14 +139,15 @@ def test_shared_prefix_equals_the_unshared_computation(gpt2, crows_sample):
     from curate.score.passes import next_token_logprobs
     from curate.score.plan import encode, plan_jobs, plan_pairs
 
+    assert gpt2.packs_pairs  # checked on a probe at load
     pairs = [*SAMPLE_PAIRS, *crows_sample]
     jobs = plan_jobs(plan_pairs(pairs, gpt2, "clm-sum"), "clm-sum")
     assert sum(bool(j.partner) for j in jobs) >= len(jobs) - 2  # () only for identical pairs
     sequences = [j.ids for j in jobs]
     for start in (0, 1):  # after the prefix token (clm-sum) and without it (clm-mean)
         trimmed = [s[start:] for s in sequences]
-        packed = next_token_logprobs(gpt2, trimmed)
-        alone = [next_token_logprobs(gpt2, [s])[0] for s in trimmed]
+        packed = next_token_logprobs(gpt2, trimmed, pack=True)
+        alone = [next_token_logprobs(gpt2, [s], pack=False)[0] for s in trimmed]
         for p, a in zip(packed, alone, strict=True):
             assert p == pytest.approx(a, abs=1e-5)
     # partners sit side by side, so pairs share their prefix (the prefix token at least)

@@ -200,7 +200,9 @@ def _packed_mask(rows: Sequence[_Packed], width: int, dtype: torch.dtype) -> tor
     return mask[:, None]
 
 
-def next_token_logprobs(lm: CausalLM, sequences: Sequence[Sequence[int]]) -> list[list[float]]:
+def next_token_logprobs(
+    lm: CausalLM, sequences: Sequence[Sequence[int]], pack: bool | None = None
+) -> list[list[float]]:
     """``log P(s_i | s_<i)`` for ``i = 1..len(s)-1`` of every sequence, in one forward pass.
 
     Sequences that follow each other in the list and share leading tokens (the two sentences of
@@ -210,13 +212,17 @@ def next_token_logprobs(lm: CausalLM, sequences: Sequence[Sequence[int]]) -> lis
     makes the prefix's hidden states the same in both sentences, so they are computed once (the
     numbers equal one row per sentence to float rounding, tested to 1e-5); the head runs once
     per distinct (row, index), and a shared prefix's log-probabilities are read for both.
+    ``pack`` defaults to :data:`PACK_PAIRS` for a model whose packing was checked at load
+    (``CausalLM.packs_pairs``).
     """
+    if pack is None:
+        pack = PACK_PAIRS and lm.packs_pairs
     rows: list[_Packed] = []
     owner: list[tuple[int, int]] = []  # per sequence: (row, which)
     i = 0
     while i < len(sequences):
         first = sequences[i]
-        if PACK_PAIRS and i + 1 < len(sequences) and common_prefix(first, sequences[i + 1]) > 0:
+        if pack and i + 1 < len(sequences) and common_prefix(first, sequences[i + 1]) > 0:
             rows.append(_pack(first, sequences[i + 1]))
             owner += [(len(rows) - 1, 0), (len(rows) - 1, 1)]
             i += 2
