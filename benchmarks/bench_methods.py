@@ -13,13 +13,18 @@ well below 1 means other processes took the CPU and the figures are low. Each sc
   with ``bos_token=True`` and a sum reduction (the harness's log-likelihood after
   ``<|endoftext|>``), timed at several batch sizes (``--minicons-batches``), the best of which
   is compared; **curate** is
-  ``score_pairs(..., "clm-sum")`` (the pass that ``clm-mean`` and ``clm-shared`` share). The two
-  must agree per sentence; the largest difference is printed.
+  ``score_pairs(..., "clm-sum")`` (the pass that ``clm-shared`` and ``clm-mean-prefixed``
+  share), which packs the two sentences of a pair into one row computing their common prefix
+  once; it is also timed with the packing off (``passes.PACK_PAIRS = False``: one row per
+  sentence), to show what the sharing gains, and ``clm-mean`` (bias-bench's conditioning, its
+  own pass) for information. The scores must agree per sentence with minicons and with the
+  unshared run; the largest differences are printed.
 * **masked**: the random BERT-base of ``bench_pll.py`` (``BertConfig()``, bert-base-uncased
   vocabulary): ``score_pairs(..., "aul")`` vs ``score_pairs(..., "pll")``, in pairs/s.
   ``aula`` and ``pll-word-l2r`` are timed too, for information.
 
-Usage: ``python benchmarks/bench_methods.py [--pairs 40] [--threads 2] [--data PATH]``
+Usage: ``python benchmarks/bench_methods.py [--pairs 40] [--threads 2] [--data PATH]
+[--only causal|masked]``
 (needs the ``bench`` extra: ``pip install -e '.[bench]'``).
 """
 
@@ -48,8 +53,9 @@ TARGETS = {"causal_vs_minicons": 1.5, "aul_vs_pll": 8.0}
 
 
 def causal_flops(lengths: Sequence[int], config) -> float:
-    """Useful FLOPs of the causal pass: every row (prefix + sentence) through the layers, the
-    vocabulary projection at every row but the last of each sentence."""
+    """FLOPs of the causal pass: every row (a pair packed with its common prefix once)
+    through the layers, the vocabulary projection at every position but the last of each row
+    (an approximation: a packed row projects the first differing position twice)."""
     h, layers, vocab = config.n_embd, config.n_layer, config.vocab_size
     inner = config.n_inner or 4 * h
     total = 0.0
@@ -116,6 +122,12 @@ def main() -> None:
     parser.add_argument(
         "--repeats", type=int, default=3, help="timings per scorer; the fastest one counts"
     )
+    parser.add_argument(
+        "--only",
+        choices=("causal", "masked"),
+        default=None,
+        help="run one of the two comparisons (default: both)",
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
 
@@ -130,71 +142,120 @@ def main() -> None:
     threads = torch.get_num_threads()
     all_pairs = read_pairs(args.data or load_config().data)
     pairs: list[Pair] = all_pairs[: args.pairs]
-    sentences = [s for p in pairs for s in (p.sent_more, p.sent_less)]
-    rows: dict[str, dict[str, float]] = {}
+    bench = Bench(pairs, threads, args.repeats)
+    figures: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-methods-") as tmp:
+        if args.only != "masked":
+            corpus = [s for p in all_pairs for s in (p.sent_more, p.sent_less)]
+            batches = [int(x) for x in args.minicons_batches.split(",")]
+            figures |= run_causal(bench, Path(tmp), corpus, batches)
+        if args.only != "causal":
+            run_masked(bench, Path(tmp))
+    report(bench, figures, args.json)
 
-    def best_of(func):
-        """The result and the fastest of ``--repeats`` timings (all scorers alike)."""
-        runs = [timed(func) for _ in range(args.repeats)]
+
+class Bench:
+    """The pairs, the timing rule (best of ``repeats``) and the rows of figures."""
+
+    def __init__(self, pairs: list[Pair], threads: int, repeats: int) -> None:
+        self.pairs = pairs
+        self.threads = threads
+        self.repeats = repeats
+        self.rows: dict[str, dict[str, float]] = {}
+
+    def best_of(self, func):
+        """The result and the fastest of ``repeats`` timings (all scorers alike)."""
+        runs = [timed(func) for _ in range(self.repeats)]
         return runs[0][0], min((t for _, t in runs), key=lambda t: t.wall)
 
-    def record(name: str, timing: Timing, tokens: int | None = None) -> None:
-        rows[name] = {
+    def record(self, name: str, timing: Timing, tokens: int | None = None) -> None:
+        self.rows[name] = {
             "seconds": timing.wall,
-            "pairs_per_s": len(pairs) / timing.wall,
-            "cpu_share": timing.share(threads),
+            "pairs_per_s": len(self.pairs) / timing.wall,
+            "cpu_share": timing.share(self.threads),
             **({"tokens_per_s": tokens / timing.wall} if tokens else {}),
         }
 
-    with tempfile.TemporaryDirectory(prefix="bench-methods-") as tmp:
-        # ---- causal: curate clm-sum vs minicons IncrementalLMScorer
-        gpt2_dir = Path(tmp) / "gpt2-random"
-        build_gpt2(gpt2_dir, [s for p in all_pairs for s in (p.sent_more, p.sent_less)])
-        clm = load_model(gpt2_dir, device="cpu", partial_vocabulary=True)
-        mc = minicons_incremental(clm.model, gpt2_dir)
 
-        def run_minicons(size: int) -> list[float]:
-            scores: list[float] = []
-            for i in range(0, len(sentences), size):
-                scores += mc.sequence_score(
-                    sentences[i : i + size], bos_token=True, reduction=lambda x: x.sum(0).item()
-                )
-            return scores
+def run_causal(bench: Bench, tmp: Path, corpus: list[str], batches: list[int]) -> dict[str, float]:
+    """curate clm-sum (prefix shared, and not) and clm-mean vs minicons IncrementalLMScorer."""
+    from curate.score import passes
+    from curate.score.plan import plan_jobs, plan_pairs, row_length
 
-        # warm-up (first passes page the weights in and size the allocator), then timings
-        score_pairs(pairs[:2], clm, "clm-sum")
-        run_minicons_warm = mc.sequence_score(sentences[:2], bos_token=True)
-        del run_minicons_warm
-        causal, t_clm = best_of(lambda: score_pairs(pairs, clm, "clm-sum"))
-        clm_tokens = causal.stats.masked_tokens
-        best = None
-        for size in (int(x) for x in args.minicons_batches.split(",")):
-            reference, t_mc = best_of(lambda size=size: run_minicons(size))
-            record(f"minicons clm (batch {size})", t_mc, clm_tokens)
-            if best is None or t_mc.wall < best[1].wall:
-                best = (size, t_mc)
-        assert best is not None
-        rows["minicons clm (best)"] = {**rows[f"minicons clm (batch {best[0]})"]}
-        record("curate clm-sum", t_clm, clm_tokens)
-        from curate.score.plan import plan_jobs, plan_pairs
+    pairs = bench.pairs
+    sentences = [s for p in pairs for s in (p.sent_more, p.sent_less)]
+    gpt2_dir = tmp / "gpt2-random"
+    build_gpt2(gpt2_dir, corpus)
+    clm = load_model(gpt2_dir, device="cpu", partial_vocabulary=True)
+    mc = minicons_incremental(clm.model, gpt2_dir)
 
-        jobs = plan_jobs(plan_pairs(pairs, clm, "clm-sum"), "clm-sum")
-        useful = causal_flops([len(job.ids) for job in jobs], clm.model.config)
-        peak = matmul_peak()
-        ours = [x for s in causal.scores for x in (s.sent_more_score, s.sent_less_score)]
-        clm_diff = max(abs(a - b) for a, b in zip(reference, ours, strict=True))
+    def run_minicons(size: int) -> list[float]:
+        scores: list[float] = []
+        for i in range(0, len(sentences), size):
+            scores += mc.sequence_score(
+                sentences[i : i + size], bos_token=True, reduction=lambda x: x.sum(0).item()
+            )
+        return scores
 
-        # ---- masked: AUL vs PLL on the random BERT-base
-        bert_dir = Path(tmp) / "bert-base-random"
-        build_model(bert_dir)
-        bert = load_model(bert_dir, device="cpu")
-        score_pairs(pairs[:2], bert, "aul")
-        for method in ("pll", "aul", "aula", "pll-word-l2r"):
-            result, timing = best_of(lambda m=method: score_pairs(pairs, bert, m))
-            record(f"curate {method}", timing, result.stats.masked_tokens)
+    # warm-up (first passes page the weights in and size the allocator), then timings
+    score_pairs(pairs[:2], clm, "clm-sum")
+    mc.sequence_score(sentences[:2], bos_token=True)
+    causal, t_clm = bench.best_of(lambda: score_pairs(pairs, clm, "clm-sum"))
+    tokens = causal.stats.masked_tokens
+    passes.PACK_PAIRS = False
+    try:
+        unshared, t_unshared = bench.best_of(lambda: score_pairs(pairs, clm, "clm-sum"))
+    finally:
+        passes.PACK_PAIRS = True
+    best = None
+    for size in batches:
+        reference, t_mc = bench.best_of(lambda size=size: run_minicons(size))
+        bench.record(f"minicons clm (batch {size})", t_mc, tokens)
+        if best is None or t_mc.wall < best[2].wall:
+            best = (size, reference, t_mc)
+    assert best is not None
+    bench.rows["minicons clm (best)"] = {**bench.rows[f"minicons clm (batch {best[0]})"]}
+    bench.record("curate clm-sum", t_clm, tokens)
+    bench.record("curate clm-sum unshared", t_unshared, tokens)
+    _, t_mean = bench.best_of(lambda: score_pairs(pairs, clm, "clm-mean"))
+    bench.record("curate clm-mean", t_mean, tokens)
 
+    jobs = plan_jobs(plan_pairs(pairs, clm, "clm-sum"), "clm-sum")
+    packed = {(min(j.ids, j.partner or j.ids), row_length(j)) for j in jobs}
+    work = causal_flops([length for _, length in packed], clm.model.config)
+    ours = [x for s in causal.scores for x in (s.sent_more_score, s.sent_less_score)]
+    alone = [x for s in unshared.scores for x in (s.sent_more_score, s.sent_less_score)]
+    peak = matmul_peak()
+    return {
+        "clm_max_abs_diff_vs_minicons": max(
+            abs(a - b) for a, b in zip(best[1], ours, strict=True)
+        ),
+        "clm_max_abs_diff_shared_vs_unshared": max(
+            abs(a - b) for a, b in zip(alone, ours, strict=True)
+        ),
+        "clm_rows_saved_by_packing": 1
+        - sum(length for _, length in packed) / sum(len(j.ids) for j in jobs),
+        "clm_gflops": work / t_clm.wall / 1e9,
+        "peak_gflops": peak,
+    }
+
+
+def run_masked(bench: Bench, tmp: Path) -> None:
+    """AUL (and AULA, PLL within-word l2r) vs the PLL on the random BERT-base."""
+    bert_dir = tmp / "bert-base-random"
+    build_model(bert_dir)
+    bert = load_model(bert_dir, device="cpu")
+    score_pairs(bench.pairs[:2], bert, "aul")
+    for method in ("pll", "aul", "aula", "pll-word-l2r"):
+        result, timing = bench.best_of(lambda m=method: score_pairs(bench.pairs, bert, m))
+        bench.record(f"curate {method}", timing, result.stats.masked_tokens)
+
+
+def report(bench: Bench, figures: dict[str, float], json_path: Path | None) -> None:
+    """Print the table, the checks and the ratios against their targets."""
+    rows = bench.rows
     print(
-        f"Scoring methods, first {len(pairs)} CrowS-Pairs pairs, {threads} threads, "
+        f"Scoring methods, first {len(bench.pairs)} CrowS-Pairs pairs, {bench.threads} threads, "
         f"torch {torch.__version__}; random GPT2Config() and BertConfig() models"
     )
     header = f"{'scorer':<26} {'pairs/s':>9} {'tokens/s':>9} {'seconds':>8} {'CPU share':>9}"
@@ -205,17 +266,29 @@ def main() -> None:
             f"{name:<26} {row['pairs_per_s']:9.2f} {row.get('tokens_per_s', 0):9.1f} "
             f"{row['seconds']:8.2f} {row['cpu_share']:9.2f}"
         )
-    print(f"clm-sum vs minicons: max |sentence score difference| = {clm_diff:.2e}")
-    gflops = useful / rows["curate clm-sum"]["seconds"] / 1e9
-    print(
-        f"curate clm-sum: {gflops:.0f} GFLOP/s of useful work = {gflops / peak:.0%} of the fp32 "
-        f"GEMM peak ({peak:.0f} GFLOP/s, best 2048^3 matmul in this run)"
-    )
-    ratios = {
-        "causal_vs_minicons": rows["curate clm-sum"]["pairs_per_s"]
-        / rows["minicons clm (best)"]["pairs_per_s"],
-        "aul_vs_pll": rows["curate aul"]["pairs_per_s"] / rows["curate pll"]["pairs_per_s"],
-    }
+    ratios: dict[str, float] = {}
+    if figures:
+        print(
+            "clm-sum vs minicons: max |sentence score difference| = "
+            f"{figures['clm_max_abs_diff_vs_minicons']:.2e}"
+        )
+        gain = rows["curate clm-sum"]["pairs_per_s"] / rows["curate clm-sum unshared"]["pairs_per_s"]
+        figures["prefix_sharing_speedup"] = gain
+        print(
+            "clm-sum with the pair's prefix shared vs one row per sentence: max |sentence score "
+            f"difference| = {figures['clm_max_abs_diff_shared_vs_unshared']:.2e}; "
+            f"{figures['clm_rows_saved_by_packing']:.0%} fewer rows, {gain:.2f}x faster"
+        )
+        gflops, peak = figures["clm_gflops"], figures["peak_gflops"]
+        print(
+            f"curate clm-sum: {gflops:.0f} GFLOP/s of work done = {gflops / peak:.0%} of the "
+            f"fp32 GEMM peak ({peak:.0f} GFLOP/s, best 2048^3 matmul in this run)"
+        )
+        ratios["causal_vs_minicons"] = (
+            rows["curate clm-sum"]["pairs_per_s"] / rows["minicons clm (best)"]["pairs_per_s"]
+        )
+    if "curate aul" in rows:
+        ratios["aul_vs_pll"] = rows["curate aul"]["pairs_per_s"] / rows["curate pll"]["pairs_per_s"]
     for key, value in ratios.items():
         ok = value >= TARGETS[key]
         print(f"{key:<20} {value:7.2f}x  (target >= {TARGETS[key]}x) {'ok' if ok else 'MISSED'}")
@@ -225,11 +298,15 @@ def main() -> None:
             f"note: CPU share down to {min(shares):.2f} (median {statistics.median(shares):.2f}): "
             "other processes competed for the CPU; rerun on a quiet machine for clean figures"
         )
-    if args.json:
-        figures = {"pairs": len(pairs), "threads": threads, "scorers": rows, "ratios": ratios}
-        figures["clm_max_abs_diff_vs_minicons"] = clm_diff
-        figures["clm_gflops"], figures["peak_gflops"] = gflops, peak
-        args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    if json_path:
+        document = {
+            "pairs": len(bench.pairs),
+            "threads": bench.threads,
+            "scorers": rows,
+            "ratios": ratios,
+            **figures,
+        }
+        json_path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """Every scoring method equals an independent reference implementation, per sentence.
 
-* ``clm-sum`` / ``clm-mean`` / ``clm-shared``: a literal port of lm-evaluation-harness's
-  log-likelihood (BOS prefix) on a tiny GPT-2 with a byte-level BPE tokenizer;
+* ``clm-sum`` / ``clm-shared`` / ``clm-mean-prefixed``: a literal port of lm-evaluation-harness's
+  log-likelihood (BOS prefix) on a tiny GPT-2 with a byte-level BPE tokenizer; ``clm-mean``: a
+  port of bias-bench's ``_joint_log_probability`` (tests/test_score_peers.py compares every
+  method with its peer through the CLI, with the peers' tie rules);
 * ``aul`` / ``aula``: a literal port of Kaneko & Bollegala's ``calculate_aul``;
 * ``pll-word-l2r``: minicons' own ``within_word_l2r`` scorer, on models whose small vocabulary
   splits most words (so the method differs from ``pll``).
@@ -93,10 +95,18 @@ def test_causal_methods_match_the_harness_port(gpt2, source, crows_sample):
     # batch size 3 mixes lengths in a batch, so right padding is exercised
     total = score_pairs(pairs, gpt2, "clm-sum", batch_size=3)
     _assert_close(total, [(m[0], s[0]) for m, s in expected])
-    mean = score_pairs(pairs, gpt2, "clm-mean", batch_size=3)
+    prefixed = score_pairs(pairs, gpt2, "clm-mean-prefixed", batch_size=3)
     _assert_close(
-        mean, [(sum(m[1]) / len(m[1]), sum(s[1]) / len(s[1])) for m, s in expected]
+        prefixed, [(sum(m[1]) / len(m[1]), sum(s[1]) / len(s[1])) for m, s in expected]
     )
+    # clm-mean is bias-bench's: no prefix token before the sentence's second token on
+    model = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32).eval()
+    bias_bench = reference_clm.likelihood_score_generative(pairs, model, gpt2.tokenizer)
+    mean = score_pairs(pairs, gpt2, "clm-mean", batch_size=3)
+    for score, (more, less, verdict) in zip(mean.scores, bias_bench["rows"], strict=True):
+        assert score.sent_more_score == pytest.approx(more, rel=1e-5), score.pair_id
+        assert score.sent_less_score == pytest.approx(less, rel=1e-5), score.pair_id
+        assert score.score == verdict, score.pair_id
     shared = score_pairs(pairs, gpt2, "clm-shared", batch_size=3)
     _assert_close(
         shared, [_shared_sums(p, path, m[1], s[1]) for p, (m, s) in zip(pairs, expected, strict=True)]
@@ -115,10 +125,36 @@ def test_causal_methods_share_one_cached_pass(gpt2, tmp_path):
     first = score_pairs(SAMPLE_PAIRS, gpt2, "clm-sum", cache=cache)
     assert first.stats.computed == first.stats.unique_jobs > 0
     assert first.stats.unit == "sentences"
-    for method in ("clm-mean", "clm-shared", "clm-sum"):
+    for method in ("clm-mean-prefixed", "clm-shared", "clm-sum"):
         again = score_pairs(SAMPLE_PAIRS, gpt2, method, cache=cache)
         assert again.stats.computed == 0, method
     assert score_pairs(SAMPLE_PAIRS, gpt2, "clm-sum", cache=cache).scores == first.scores
+    # bias-bench's clm-mean conditions otherwise: its own pass, never the prefixed numbers
+    mean = score_pairs(SAMPLE_PAIRS, gpt2, "clm-mean", cache=cache)
+    assert mean.stats.computed == mean.stats.unique_jobs > 0
+    assert score_pairs(SAMPLE_PAIRS, gpt2, "clm-mean", cache=cache).stats.computed == 0
+
+
+def test_shared_prefix_equals_the_unshared_computation(gpt2, crows_sample):
+    """Packing a pair's two sentences into one row (common prefix once) changes nothing."""
+    from curate.score.passes import next_token_logprobs
+    from curate.score.plan import encode, plan_jobs, plan_pairs
+
+    assert gpt2.packs_pairs  # checked on a probe at load
+    pairs = [*SAMPLE_PAIRS, *crows_sample]
+    jobs = plan_jobs(plan_pairs(pairs, gpt2, "clm-sum"), "clm-sum")
+    assert sum(bool(j.partner) for j in jobs) >= len(jobs) - 2  # () only for identical pairs
+    sequences = [j.ids for j in jobs]
+    for start in (0, 1):  # after the prefix token (clm-sum) and without it (clm-mean)
+        trimmed = [s[start:] for s in sequences]
+        packed = next_token_logprobs(gpt2, trimmed, pack=True)
+        alone = [next_token_logprobs(gpt2, [s], pack=False)[0] for s in trimmed]
+        for p, a in zip(packed, alone, strict=True):
+            assert p == pytest.approx(a, abs=1e-5)
+    # partners sit side by side, so pairs share their prefix (the prefix token at least)
+    ids, _ = encode(gpt2, pairs[0].sent_more, METHODS["clm-sum"])
+    index = sequences.index(ids)
+    assert jobs[index].partner in (sequences[index - 1], sequences[index + 1])
 
 
 # --------------------------------------------------------------------------- AUL / AULA
@@ -214,6 +250,7 @@ def test_method_names_parse_from_repeats_and_comma_lists():
         "clm-sum",
         "clm-mean",
         "clm-shared",
+        "clm-mean-prefixed",
         "stereoset-mlm",  # StereoSet files only (tests/test_stereoset_score.py)
         "stereoset-clm",
         "stereoset-mlm-biasbench",  # (tests/test_stereoset_routes.py)
@@ -230,8 +267,14 @@ def test_provenance_names_the_method_and_its_tokens(gpt2):
     assert provenance["model_kind"] == "causal"
     assert provenance["tokens"] == "unmodified" and provenance["reduction"] == "sum"
     assert "shared with the other sentence" in provenance["counted"]
+    prefixed = score_pairs(SAMPLE_PAIRS[:2], gpt2, "clm-mean-prefixed").provenance()
+    assert prefixed["counted"].startswith(
+        "every token of the sentence, each conditioned on the prefix"
+    )
     mean = score_pairs(SAMPLE_PAIRS[:2], gpt2, "clm-mean").provenance()
-    assert mean["counted"].startswith("every token of the sentence, each conditioned on the prefix")
+    assert "without the prefix token (bias-bench)" in mean["counted"]
+    assert "bias-bench" in mean["equals"] and "exactly equal" in mean["tie_rule"]
+    assert mean["method_pass"] != prefixed["method_pass"]
     assert score_pairs(SAMPLE_PAIRS[:2], gpt2).method == "clm-sum"  # the causal default
 
 

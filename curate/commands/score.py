@@ -88,8 +88,9 @@ def score(
     methods: list[str] | None = typer.Option(
         None,
         "--method",
-        help="Scoring method (see the list above); repeat or give a comma list. Default: pll "
-        "for a masked LM; clm-sum, clm-mean and clm-shared for a causal LM.",
+        help="Scoring method (see the list above: each equals one peer's code and uses its "
+        "tie rule); repeat or give a comma list. Default: pll for a masked LM; clm-sum, "
+        "clm-mean and clm-shared for a causal LM.",
         show_default=False,
     ),
     out_dir: Path | None = typer.Option(
@@ -254,10 +255,19 @@ def score(
     _render(summaries, path.name, settings.threshold)
 
 
+def _peer(method: Any) -> str:
+    """Which peer's code a method equals, its tie rule and how the other peers differ."""
+    if not method.peer:
+        return ""
+    return (
+        f" Equals: {method.peer}. Ties: {method.tie_rule}. Other peers: {method.others}."
+    )
+
+
 score.__doc__ = literal_help(
     (score.__doc__ or "")
     + "\n"
-    + "\n".join(f"- **{m.name}** ({m.kind} LMs): {m.summary}" for m in METHODS.values())
+    + "\n".join(f"- **{m.name}** ({m.kind} LMs): {m.summary}{_peer(m)}" for m in METHODS.values())
 )
 
 

@@ -2,7 +2,8 @@
 
 ``score_pairs(pairs, model, method)`` gives per-pair sentence scores (:class:`ScoreResult`) of
 one model with one method (:mod:`curate.score.methods`: ``pll``, ``pll-word-l2r``, ``aul``,
-``aula``, ``clm-sum``, ``clm-mean``, ``clm-shared``); ``summarize(result.scores)`` the
+``aula``, ``clm-sum``, ``clm-mean``, ``clm-shared``, ``clm-mean-prefixed``), each equal to one
+peer's code with that peer's tie rule; ``summarize(result.scores)`` the
 CrowS-Pairs metric and its breakdowns; ``score_dataset`` scores a dataset with several models
 and methods and writes the outputs. Module map: :mod:`~curate.score.models` (loading),
 :mod:`~curate.score.plan` (tokenise, align, jobs, batches), :mod:`~curate.score.passes` (the

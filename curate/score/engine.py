@@ -12,6 +12,7 @@ per-token log-probabilities back for charts.
 from __future__ import annotations
 
 import contextlib
+import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -21,7 +22,13 @@ from typing import Any
 from curate.errors import UsageError
 from curate.pairs import Pair
 from curate.score.cache import ScoreCache, open_cache, sentence_key
-from curate.score.methods import DEFAULT_METHODS, METHODS, Method, methods_for_model
+from curate.score.methods import (
+    CLM_BIAS_BENCH_PASS,
+    DEFAULT_METHODS,
+    METHODS,
+    Method,
+    methods_for_model,
+)
 from curate.score.metrics import PairScore
 from curate.score.models import CausalLM, LoadedModel, load_model
 from curate.score.passes import ATTENTION, LOGPROB, pass_for, run_batches
@@ -101,6 +108,10 @@ class ScoreResult:
             "tokens": method.tokens,
             "reduction": method.reduction,
             "counted": counted_tokens(method),
+            "equals": method.peer,
+            "tie_rule": method.tie_rule,
+            "rounded_to_decimals": method.decimals,
+            "other_peers": method.others,
             "dtype": self.dtype,
             "lowercase": self.lowercase,
             **({} if self.batch_size is None else {"batch_size": self.batch_size}),
@@ -109,6 +120,11 @@ class ScoreResult:
 
 def counted_tokens(method: Method) -> str:
     """Which tokens a method's sentence score counts, in words (for every output)."""
+    if method.pass_id == CLM_BIAS_BENCH_PASS:
+        return (
+            "every token of the sentence: the first given the prefix token alone, each later "
+            "one given the sentence's tokens before it without the prefix token (bias-bench)"
+        )
     if method.kind == "causal":
         scope = (
             "the sentence's tokens shared with the other sentence"
@@ -279,6 +295,11 @@ def sentence_score(
         attention = values[ATTENTION]
         for p in sentence.positions:
             total += logprobs[(sentence.key, p)] * attention[(sentence.key, p)]
+    elif method.reduction == "geometric mean probability":
+        # bias-bench: 2 ** (sum of log2 p / n), log2 p taken as log p / ln 2 (no underflow)
+        for p in sentence.positions:
+            total += logprobs[(sentence.key, p)] / math.log(2)
+        return 2.0 ** (total / len(sentence.positions)) if sentence.positions else 1.0
     else:
         for p in sentence.positions:
             total += logprobs[(sentence.key, p)]
@@ -291,15 +312,20 @@ def _pair_score(
     plan: PairPlan, method: Method, values: dict[str, dict[tuple[str, int], float]]
 ) -> PairScore:
     pair = plan.pair
+    more = sentence_score(plan.more, method, values)
+    less = sentence_score(plan.less, method, values)
     return PairScore(
         pair_id=pair.pair_id,
         sent_more=pair.sent_more,
         sent_less=pair.sent_less,
-        sent_more_score=sentence_score(plan.more, method, values),
-        sent_less_score=sentence_score(plan.less, method, values),
+        sent_more_score=more,
+        sent_less_score=less,
         direction=pair.direction,
         bias_type=pair.bias_type,
         n_masked=len(plan.more_positions),
+        rounded=None
+        if method.decimals is None
+        else (method.compared(more), method.compared(less)),
     )
 
 

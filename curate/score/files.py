@@ -1,7 +1,10 @@
 """Score outputs: the per-pair CSV (``metric.py`` columns plus ``pair_id``) and summary.json.
 
 The CSV keeps the column names of the original ``metric.py`` output, so analysis code written
-for it keeps working, and adds the stable pair id first. Floats are written with ``repr`` (the
+for it keeps working, adds the stable pair id first, and the full-precision scores last:
+``sent_more_score`` / ``sent_less_score`` hold the scores as the method's tie rule compares them
+(for ``pll`` rounded to 3 decimals, exactly ``metric.py``'s columns), ``sent_more_score_full`` /
+``sent_less_score_full`` the unrounded ones (equal to them for the methods that do not round). Floats are written with ``repr`` (the
 shortest text that reads back to the same number), so reading the CSV gives the exact scores
 and every file is byte-for-byte the same for the same inputs.
 """
@@ -28,7 +31,11 @@ SCORE_COLUMNS: tuple[str, ...] = (
     "score",
     "stereo_antistereo",
     "bias_type",
+    "sent_more_score_full",
+    "sent_less_score_full",
 )
+#: The columns of files written before the full-precision columns existed (still read).
+LEGACY_SCORE_COLUMNS: tuple[str, ...] = SCORE_COLUMNS[:-2]
 
 
 def format_scores_csv(scores: Iterable[PairScore]) -> str:
@@ -37,16 +44,19 @@ def format_scores_csv(scores: Iterable[PairScore]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(SCORE_COLUMNS)
     for s in scores:
+        more, less = s.compared
         writer.writerow(
             (
                 s.pair_id,
                 s.sent_more,
                 s.sent_less,
-                repr(s.sent_more_score),
-                repr(s.sent_less_score),
+                repr(more),
+                repr(less),
                 s.score,
                 s.direction,
                 s.bias_type,
+                repr(s.sent_more_score),
+                repr(s.sent_less_score),
             )
         )
     return out.getvalue()
@@ -69,20 +79,29 @@ def read_scores_csv(path: Path | str) -> list[PairScore]:
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot read the scores CSV ({exc})") from None
     reader = csv.DictReader(io.StringIO(text, newline=""))
-    if tuple(reader.fieldnames or ()) != SCORE_COLUMNS:
+    columns = tuple(reader.fieldnames or ())
+    if columns not in (SCORE_COLUMNS, LEGACY_SCORE_COLUMNS):
         raise InputError(f"{path}: line 1: expected the columns {', '.join(SCORE_COLUMNS)}")
+    full = columns == SCORE_COLUMNS
     scores = []
     for row in reader:
         try:
+            compared = float(row["sent_more_score"]), float(row["sent_less_score"])
+            exact = (
+                (float(row["sent_more_score_full"]), float(row["sent_less_score_full"]))
+                if full
+                else compared
+            )
             scores.append(
                 PairScore(
                     pair_id=int(row["pair_id"]),
                     sent_more=row["sent_more"],
                     sent_less=row["sent_less"],
-                    sent_more_score=float(row["sent_more_score"]),
-                    sent_less_score=float(row["sent_less_score"]),
+                    sent_more_score=exact[0],
+                    sent_less_score=exact[1],
                     direction=row["stereo_antistereo"],
                     bias_type=row["bias_type"],
+                    rounded=None if compared == exact else compared,
                 )
             )
         except (TypeError, ValueError):

@@ -128,6 +128,9 @@ class CausalLM(LoadedModel):
     prefix_token_id: int = 0
     base: Any = None
     head: Callable[[torch.Tensor], torch.Tensor] | None = None
+    #: The two sentences of a pair can share one packed row (a 4D mask and position ids give
+    #: each sentence its own numbers: checked on a probe at load, see _packing_matches).
+    packs_pairs: bool = False
 
     @property
     def head_mode(self) -> str:
@@ -284,6 +287,7 @@ def load_model(
         split = _split_head(model)
         if split is not None and _causal_split_matches(causal, *split):
             causal.base, causal.head = split
+        causal.packs_pairs = _packing_matches(causal)
         return causal
     if tokenizer.mask_token_id is None:
         raise ModelError(f"{name}: the tokenizer has no mask token; is it a masked LM?")
@@ -476,3 +480,23 @@ def _causal_split_matches(
     except Exception:  # any failure means: do not use the split
         return False
     return _close(split, full, lm.dtype)
+
+
+def _packing_matches(lm: CausalLM) -> bool:
+    """Do two sentences packed into one row (their common prefix once, a 4D attention mask and
+    restarting position ids) get the numbers each gets alone? An architecture that ignores a
+    custom mask or position ids would not: it is then scored one row per sentence."""
+    from curate.score.passes import next_token_logprobs
+
+    probe = [lm.prefix_token_id, *_probe_ids(lm)][: max(lm.max_length // 2, 2)]
+    if len(probe) < 5:
+        return False
+    other = [*probe[:3], *reversed(probe[3:])]
+    try:
+        packed = next_token_logprobs(lm, [probe, other], pack=True)
+        alone = [next_token_logprobs(lm, [seq], pack=False)[0] for seq in (probe, other)]
+    except Exception:  # any failure means: do not pack
+        return False
+    return all(
+        _close(torch.tensor(p), torch.tensor(a), lm.dtype) for p, a in zip(packed, alone, strict=True)
+    )

@@ -7,6 +7,11 @@ length, longest first, so the biggest batch runs first and a memory problem show
 cut into batches greedily from the front, so the batches left after any prefix of batches are
 the ones a fresh run over the remaining jobs forms: a resumed run is bit-for-bit the same.
 
+The causal passes (``clm-*``) give each sentence job its *partner*, the other sentence of its
+pair: the two sort next to each other (by the length of the row that packs them) and a pass
+packs the two into one row that computes their common prefix once
+(:func:`curate.score.passes.causal_pass`).
+
 Alignment is ``metric.py``'s: difflib's ``SequenceMatcher`` over the token ids (as strings),
 the stereotypical sentence first; tokens in ``equal`` spans are *unmodified*.
 """
@@ -21,7 +26,7 @@ from typing import NamedTuple
 from curate.errors import InputError, UsageError
 from curate.pairs import Pair
 from curate.score.cache import sentence_key
-from curate.score.methods import METHODS, PLL_L2R_PASS, Method
+from curate.score.methods import CAUSAL_PASSES, METHODS, PLL_L2R_PASS, Method
 from curate.score.models import CausalLM, LoadedModel, ModelError
 
 #: Largest share of a batch's rows that may be padding: padding costs as much as real rows,
@@ -48,6 +53,9 @@ class Job(NamedTuple):
     #: Further positions masked with it (``pll-word-l2r``: the rest of the word).
     also_masked: tuple[int, ...]
     key: str
+    #: The other sentence of the pair (causal passes: packed with it into one row when both
+    #: are in a batch, so their common prefix is computed once); () for the other passes.
+    partner: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,10 +189,38 @@ def rest_of_word(words: Sequence[int | None], position: int) -> tuple[int, ...]:
     return tuple(j for j in range(position + 1, len(words)) if words[j] == word)
 
 
+def common_prefix(first: Sequence[int], second: Sequence[int]) -> int:
+    """The number of leading tokens two id sequences share."""
+    n = 0
+    for a, b in zip(first, second, strict=False):
+        if a != b:
+            break
+        n += 1
+    return n
+
+
+def row_length(job: Job) -> int:
+    """The length of the forward-pass row of a job: the sentence, or for a job with a partner
+    the two sentences packed with their common prefix once."""
+    if not job.partner:
+        return len(job.ids)
+    return len(job.ids) + len(job.partner) - common_prefix(job.ids, job.partner)
+
+
 def plan_jobs(plans: Iterable[PairPlan], method: str | Method = "pll") -> list[Job]:
     """The distinct jobs the plans need, longest first, in a deterministic order."""
     method = METHODS[method] if isinstance(method, str) else method
     jobs: set[Job] = set()
+    if method.pass_id in CAUSAL_PASSES:
+        partnered: dict[str, Job] = {}
+        for plan in plans:
+            for sentence, other in ((plan.more, plan.less), (plan.less, plan.more)):
+                partner = other.ids if other.ids != sentence.ids else ()
+                job = Job(sentence.ids, WHOLE, (), sentence.key, partner)
+                # a sentence in several pairs runs once, packed with the first-ordered partner
+                if sentence.key not in partnered or _order(job) < _order(partnered[sentence.key]):
+                    partnered[sentence.key] = job
+        return sorted(partnered.values(), key=_order)
     for plan in plans:
         for sentence in (plan.more, plan.less):
             if method.one_pass:
@@ -197,7 +233,8 @@ def plan_jobs(plans: Iterable[PairPlan], method: str | Method = "pll") -> list[J
 
 
 def _order(job: Job) -> tuple:
-    return (-len(job.ids), job)
+    # partners share the first two keys, so they sit side by side
+    return (-row_length(job), min(job.ids, job.partner or job.ids), job)
 
 
 def batch_jobs(
@@ -206,7 +243,8 @@ def batch_jobs(
     """Cut the jobs, sorted longest first, into batches of at most ``batch_size``.
 
     A batch also ends before a job shorter than ``1 - max_padding`` times its first (longest)
-    job, so at most that share of a batch's rows is padding. The last batch is then cut into
+    job, so at most that share of a batch's rows is padding (lengths are :func:`row_length`:
+    of the packed row, for causal jobs with a partner). The last batch is then cut into
     pieces of ``ceil(batch_size / TAIL_PIECES)`` jobs that the workers share. Both steps work
     from the front with fixed sizes, so the batches left after any prefix of batches are those
     that batching the remaining jobs gives (what makes a resumed run bit-for-bit the same), and
@@ -219,7 +257,7 @@ def batch_jobs(
         if (
             batches
             and len(batches[-1]) < batch_size
-            and len(job.ids) >= (1.0 - max_padding) * len(batches[-1][0].ids)
+            and row_length(job) >= (1.0 - max_padding) * row_length(batches[-1][0])
         ):
             batches[-1].append(job)
         else:
