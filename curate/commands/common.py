@@ -151,7 +151,10 @@ def data_path(path: Path | None, cfg: Config) -> Path:
     (:func:`curate.release.versions.resolve_version`, the one resolver)."""
     if path is None:
         return fetched_data(cfg)
-    if path.exists() or path.is_symlink():
+    try:
+        if path.exists() or path.is_symlink():
+            return path
+    except OSError:  # a name too long for the file system: its reader says so in one sentence
         return path
     from curate.release.versions import is_version, resolve_version
 
