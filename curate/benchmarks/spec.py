@@ -95,6 +95,12 @@ class Benchmark:
       (CrowS-Pairs: any delimited text) is asked last, and takes what no other claims.
     - ``read(path, source, fmt)`` -> :class:`~curate.formats.dataset.Dataset`;
       ``write(dataset, fmt)`` -> bytes; ``output_formats``: formats ``write`` produces.
+      ``write_files(dataset, fmt)`` -> {relative file name: bytes}: for a format that is a
+      folder of files (WinoBias' text files), which ``write`` cannot return as one file;
+      ``None``: every format is one file (:func:`curate.formats.dataset_files` asks this).
+    - ``release_note``: what a release's card says about loading the benchmark's own files
+      with 🤗 datasets or lm-evaluation-harness when the release is in its own shape (no
+      ``lm_eval/`` task fits it); empty for the pair-file benchmark, whose release has both.
     - ``item_type``: what one item is (``Pair``, or e.g. ``StereoSetItem``).
     - ``columns``: the column table every reader and writer of the benchmark uses.
     - ``labels``: the known ``bias_type`` values, in the order reports list them.
@@ -123,6 +129,8 @@ class Benchmark:
     report_section: Callable[[dict[str, Any], Any], None] | None = None
     fetch_sources: tuple[str, ...] = ()
     fallback: bool = False
+    write_files: Callable[[Dataset, str], dict[str, bytes]] | None = None
+    release_note: str = ""
 
     def column_of(self, field_name: str) -> str:
         """The column that holds a :class:`~curate.pairs.Pair` field in this benchmark."""

@@ -332,7 +332,7 @@ def revise_pairs(
 
 def raw_path(recipe: Recipe, cfg: Config, source: sources_lib.Source, raw: Path | None) -> Path:
     """The raw file to read (``raw`` or data/raw/<file>), verified against the recipe's pin."""
-    path = Path(raw) if raw is not None else cfg.sources.parent / source.file
+    path = Path(raw) if raw is not None else cfg.sources.parent / source.relpath
     if not path.is_file():
         hint = "" if raw is not None else f"; run `curate fetch {source.name}` first"
         raise InputError(f"{path}: no such file{hint}")

@@ -38,6 +38,15 @@ BENCHMARK = Benchmark(
     detect=detect,
     read=read,
     write=write,
+    release_note=(
+        "lm-evaluation-harness has no task of StereoSet's shape (a context with three options "
+        "and the LMS/SS/ICAT metrics), so this release has no `lm_eval/` folder; 🤗 datasets "
+        "reads the JSON document but not as items, since every item nests its sentences. Read "
+        "it with `json.load` (the upstream `dev.json` layout: `data.intrasentence` and "
+        "`data.intersentence`, each item with its `sentences` and their `gold_label`), or with "
+        "`curate.formats.read_dataset(FILE)`, and score it with `curate score` (stereoset-mlm "
+        "or stereoset-clm)."
+    ),
     item_type=StereoSetItem,
     columns=COLUMNS,
     labels=DOMAINS,
