@@ -53,7 +53,15 @@ BENCHMARK = Benchmark(
     lint=PROFILE,
     scoring=Scoring(
         pair_methods=False,
-        methods=("stereoset-mlm", "stereoset-clm"),
+        # its own methods (curate.score.methods.METHODS), each kind's official one first
+        methods=(
+            "stereoset-mlm",
+            "stereoset-mlm-biasbench",
+            "stereoset-pll",
+            "stereoset-clm",
+            "stereoset-clm-context-ratio",
+            "stereoset-clm-conditional",
+        ),
         choice="stereoset-mlm (masked LMs) or stereoset-clm (causal LMs), chosen by the model",
         score_file=_score_file,
         diff_report=_diff_report,
