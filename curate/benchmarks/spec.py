@@ -73,6 +73,9 @@ class Scoring:
     benchmark's own route (``None``: the shared pair route). Their signatures are those of
     :func:`curate.benchmarks.stereoset.commands.score_stereoset_file` and
     :func:`curate.benchmarks.stereoset.commands.diff_report_stereoset`.
+    ``groups``: the larger groups a ``bias_type`` label belongs to, each reported as one more
+    row of the metric (``summary.json``'s ``groups``, rows of ``curate score``'s table), e.g.
+    WinoBias' subset ``type1-dev`` in ``type1`` (dev and test together); ``None``: none.
     """
 
     pair_methods: bool = True
@@ -81,6 +84,7 @@ class Scoring:
     choice: str = ""
     score_file: Callable[..., None] | None = None
     diff_report: Callable[..., None] | None = None
+    groups: Callable[[str], tuple[str, ...]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -337,9 +337,28 @@ def test_cli_score_every_sentence_pair_method_per_type_and_split(
         assert sorted(groups) == ["type1-dev", "type1-test", "type2-dev", "type2-test"]
         assert all(row["n"] == 3 for row in groups.values())
         assert sum(row["biased"] for row in groups.values()) == summary["biased"]
+        # the metric per type over dev and test together: the benchmark's groups of subsets
+        per = {row["group"]: row for row in summary["groups"]}
+        assert sorted(per) == ["type1", "type2"]
+        for t in ("type1", "type2"):
+            assert per[t]["n"] == 6
+            assert per[t]["biased"] == groups[f"{t}-dev"]["biased"] + groups[f"{t}-test"]["biased"]
     method = methods.split(",")[0]
     out = tmp_path / "out" / tiny_model_dir(family).name
     scores = read_scores_csv(out / "scores.csv" if method == "pll" else out / method / "scores.csv")
+    on_disk = json.loads(
+        (out / "summary.json" if method == "pll" else out / method / "summary.json").read_text()
+    )
+    assert on_disk["summary"]["groups"] == models[0]["summary"]["groups"]
+    with single_thread():
+        table = runner.invoke(
+            app,
+            ["score", str(small_versions[0]), "--model", str(tiny_model_dir(family)), "--method",
+             method, "--no-cache", "-o", str(tmp_path / "table")],
+            terminal_width=200,
+        )
+    assert table.exit_code == 0, table.output
+    assert "type1 (all)" in table.stdout and "type2 (all)" in table.stdout
     per_type = by_type(scores)
     first = {row["bias_type"]: row for row in models[0]["summary"]["bias_types"]}
     assert per_type["type1-dev"]["score"] == first["type1-dev"]["score"]

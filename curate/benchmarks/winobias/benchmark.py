@@ -18,7 +18,7 @@ from curate.benchmarks.winobias.io import (
     write,
     write_files,
 )
-from curate.benchmarks.winobias.metrics import render_stats, winobias_stats
+from curate.benchmarks.winobias.metrics import render_stats, type_of, winobias_stats
 from curate.benchmarks.winobias.rules import RULES, SHARED_SELECT
 from curate.pairs import Pair
 
@@ -55,7 +55,7 @@ BENCHMARK = Benchmark(
     columns=COLUMNS,
     labels=SUBSETS,
     lint=LintProfile(select=SHARED_SELECT, rules=RULES),
-    scoring=Scoring(pair_methods=True),
+    scoring=Scoring(pair_methods=True, groups=type_of),
     stats=winobias_stats,
     report_section=render_stats,
     fetch_sources=SOURCES,
