@@ -22,6 +22,7 @@ from curate.release.publish import (
     publish,
     verify_release,
 )
+from curate.release.versions import load_version_dataset
 from tests.support.stereoset_data import write_stereoset
 
 PRO = [
@@ -139,6 +140,7 @@ def test_stereoset_release_is_stereoset_json(stereoset_cfg: Config) -> None:
     assert "`stereoset_revised.json`" in card and "crows_pairs" not in card.split("---")[1]
     manifest = json.loads(files[MANIFEST_NAME])
     assert manifest["dataset"] == "stereoset-revised"
+    assert load_version_dataset("1.0.0", stereoset_cfg)[1].benchmark == "stereoset"
     assert set(manifest["files"]) == set(files) - {MANIFEST_NAME, "SHA256SUMS"}
 
 
@@ -160,6 +162,9 @@ def test_winobias_release_is_a_folder_of_its_text_files(winobias_cfg: Config) ->
     assert "`winobias_revised/`" in card
     dist = winobias_cfg.root / "data" / "clean" / "1.0.0" / "dist"
     assert [p.pair_id for p in read_dataset(dist / "winobias_revised").pairs] == [10001, 10002]
+    # the version name reads the release as any command takes it (diff, score, explore, stats)
+    resolved, dataset = load_version_dataset("1.0.0", winobias_cfg)
+    assert resolved.path == dist / "winobias_revised" and dataset.benchmark == "winobias"
 
 
 def test_a_later_winobias_release_compares_with_the_previous_one(winobias_cfg: Config) -> None:

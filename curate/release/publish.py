@@ -47,6 +47,8 @@ from curate.release.versions import (
     PARQUET_COLUMNS,
     PARQUET_NAME,
     dist_dir,
+    own_data_path,
+    own_stem,
     pairs_to_table,
     read_parquet_pairs,
     recipe_path,
@@ -215,17 +217,6 @@ def _benchmark(revision: Revision) -> Benchmark:
     if revision.dataset is None:
         return benchmarks.get(benchmarks.DEFAULT)
     return benchmarks.benchmark_of(revision.dataset)
-
-
-def own_stem(benchmark: Benchmark) -> str:
-    """The name of a release's data in a benchmark's own shape, before its suffix
-    (``stereoset_revised.json``, the folder ``winobias_revised/``)."""
-    return benchmark.name.replace("-", "_") + "_revised"
-
-
-def own_data_path(dist: Path, benchmark: Benchmark) -> Path:
-    """The data file (or folder) of a release in ``benchmark``'s own shape."""
-    return dist / (own_stem(benchmark) + benchmark.suffixes.get(benchmark.formats[0], ""))
 
 
 def _read_own(dist: Path, benchmark: Benchmark) -> list[Pair]:

@@ -415,3 +415,28 @@ def test_winobias_pairs_write_to_a_shared_shape_and_a_folder_is_refused_elsewher
     empty.mkdir()
     with pytest.raises(InputError, match="is a directory, expected a file"):
         read_dataset(empty)
+
+
+def test_cli_score_import_has_the_per_type_rows(small_versions: tuple[Path, Path], tmp_path: Path) -> None:
+    """Published scores of WinoBias pairs imported: the summary has the per-type groups too."""
+    import csv
+
+    pairs = read_dataset(small_versions[0]).pairs
+    published = tmp_path / "published.csv"
+    with published.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["sent_more", "sent_less", "sent_more_score", "sent_less_score"])
+        for i, pair in enumerate(pairs):
+            writer.writerow([pair.sent_more, pair.sent_less, -float(i % 3), -1.0])
+    result = runner.invoke(
+        app,
+        ["score", str(small_versions[0]), "--import", str(published), "-m", "published",
+         "--out", str(tmp_path / "out"), "--format", "json"],
+    )
+    assert result.exit_code == 0, result.output
+    (path,) = (tmp_path / "out").rglob("summary.json")
+    summary = json.loads(path.read_text())["summary"]
+    per_subset = {row["bias_type"]: row["biased"] for row in summary["bias_types"]}
+    assert {row["group"]: row["biased"] for row in summary["groups"]} == {
+        t: per_subset[f"{t}-dev"] + per_subset[f"{t}-test"] for t in ("type1", "type2")
+    }
