@@ -180,3 +180,49 @@ def test_a_later_winobias_release_compares_with_the_previous_one(winobias_cfg: C
     changelog = publish(winobias_cfg, "1.1.0").build.files["CHANGELOG.md"].decode()
     # 1.1.0 has neither the fix nor the drop: pair 10003 is back, pair 10002 edited back
     assert "10003" in changelog and "10002" in changelog
+
+
+def test_a_recipe_of_the_winobias_benchmark_releases_its_8_files(tmp_path: Path) -> None:
+    """``[source] name = "winobias"``: the fetched folder, every file checked against its own
+    pin and the folder against the recipe's; the release holds the 8 text files."""
+    import os
+
+    from curate.errors import ChecksumError
+    from curate.release.revise import recipe_source
+    from curate.sources import MIRROR_ENV, fetch, load_sources
+    from tests.conftest import REGISTRY
+
+    if not os.environ.get(MIRROR_ENV):
+        pytest.skip(f"${MIRROR_ENV} not set")
+    raw_dir = tmp_path / "p" / "data" / "raw"
+    raw_dir.mkdir(parents=True)
+    registry = load_sources(REGISTRY)
+    for name in registry:
+        if name.startswith("winobias-"):
+            fetch(registry[name], raw_dir)
+    cfg = _project(tmp_path / "p", REGISTRY.read_text(encoding="utf-8"), raw_dir)
+    source, members = recipe_source(registry, "winobias")
+    assert source.file == "winobias" and len(members) == 10
+    path = cfg.root / "data" / "clean" / "1.0.0" / "recipe.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        f'[release]\ntitle = "WinoBias"\n\n[source]\nname = "winobias"\nsha256 = "{source.sha256}"\n'
+        '\n[[decisions]]\nfile = "data/clean/1.0.0/decisions.jsonl"\n',
+        encoding="utf-8",
+    )
+    (path.parent / "decisions.jsonl").write_text(
+        json.dumps({"pair_id": 25002, "action": "drop", "reason": "test"}) + "\n", encoding="utf-8"
+    )
+    files = publish(cfg, "1.0.0").build.files
+    texts = {n.split("/", 1)[1]: d for n, d in files.items() if n.startswith("winobias_revised/")}
+    assert len(texts) == 8
+    for name, data in texts.items():
+        raw = (raw_dir / "winobias" / name).read_bytes()
+        if name.endswith("type2.txt.test"):  # pair 25002 (type 2, test, line 2) dropped
+            assert data == b"".join(raw.splitlines(keepends=True)[:1] + raw.splitlines(keepends=True)[2:])
+        else:
+            assert data == raw
+    (raw_dir / "winobias" / "anti_stereotyped_type1.txt.dev").write_bytes(b"1 [x] y\n")
+    shutil.rmtree(cfg.root / "data" / "clean" / "1.0.0" / "dist")
+    with pytest.raises(ChecksumError, match=r"anti_stereotyped_type1\.txt\.dev: sha256 does not"):
+        publish(cfg, "1.0.0")
