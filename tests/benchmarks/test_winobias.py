@@ -440,3 +440,23 @@ def test_cli_score_import_has_the_per_type_rows(small_versions: tuple[Path, Path
     assert {row["group"]: row["biased"] for row in summary["groups"]} == {
         t: per_subset[f"{t}-dev"] + per_subset[f"{t}-test"] for t in ("type1", "type2")
     }
+
+
+@pytest.mark.parametrize(
+    ("old", "spans", "new", "expected"),
+    [
+        ("The  chief met him.", ((0, 10), (15, 18)), "The chief met him.", "[The chief] met [him]."),
+        # upstream line 176 of pro type 2 test: "the [ physician]", a doubled space fixed
+        ("the  physician saw him", ((4, 14), (19, 22)), "the physician saw him",
+         "the [physician] saw [him]"),
+        ("The chief met him.", ((0, 9), (14, 17)), "The head chief met him.",
+         "[The head chief] met [him]."),
+    ],
+)
+def test_mentions_follow_an_edited_sentence(
+    old: str, spans: tuple[tuple[int, int], ...], new: str, expected: str
+) -> None:
+    from curate.benchmarks.winobias.io import moved_spans
+
+    assert bracketed(new, moved_spans(spans, old, new)) == expected
+    assert moved_spans(spans, old, old) == spans  # an unedited sentence keeps its spans

@@ -286,7 +286,8 @@ def moved_spans(
     spans: tuple[tuple[int, int], ...], old: str, new: str
 ) -> tuple[tuple[int, int], ...]:
     """``spans`` of ``old`` moved onto ``new`` (an edited ``old``: a lint fix, a decision), by
-    the alignment of the two texts, so the brackets stay around the same words."""
+    the alignment of the two texts, so the brackets stay around the same words (without the
+    whitespace at their edges, which an edit of whitespace may leave ambiguous)."""
     if old == new:
         return spans
     from difflib import SequenceMatcher
@@ -300,8 +301,16 @@ def moved_spans(
                 return j1 + (x - i1) if tag == "equal" else (j2 if end else j1)
         return len(new) if end else 0
 
-    moved = ((move(a, False), move(b, True)) for a, b in spans)
-    return tuple((a, b) for a, b in moved if a < b)
+    result = []
+    for a, b in ((move(a, False), move(b, True)) for a, b in spans):
+        # where the edit was whitespace at a bracket, the brackets hug the words
+        while a < b and new[a].isspace():
+            a += 1
+        while a < b and new[b - 1].isspace():
+            b -= 1
+        if a < b:
+            result.append((a, b))
+    return tuple(result)
 
 
 def format_subset(pairs: list[Pair], side: str) -> str:
