@@ -222,6 +222,9 @@ def test_a_recipe_of_the_winobias_benchmark_releases_its_8_files(tmp_path: Path)
             assert data == b"".join(raw.splitlines(keepends=True)[:1] + raw.splitlines(keepends=True)[2:])
         else:
             assert data == raw
+    released = read_dataset(cfg.root / "data" / "clean" / "1.0.0" / "dist" / "winobias_revised")
+    ids = {p.pair_id for p in released.pairs}
+    assert len(ids) == 1584 - 1 and 25002 not in ids and {25001, 25003} <= ids  # ids kept
     (raw_dir / "winobias" / "anti_stereotyped_type1.txt.dev").write_bytes(b"1 [x] y\n")
     shutil.rmtree(cfg.root / "data" / "clean" / "1.0.0" / "dist")
     with pytest.raises(ChecksumError, match=r"anti_stereotyped_type1\.txt\.dev: sha256 does not"):
