@@ -87,3 +87,27 @@ def test_partial_vocabulary_is_an_explicit_opt_in() -> None:
     own = AutoTokenizer.from_pretrained(tiny_model_dir("bert"))
     with pytest.raises(ModelError, match="has token id"):  # ids past the rows never fit
         check_tokenizer_fits("big", own, small_model, partial_vocabulary=True)
+
+
+def test_a_checkpoint_without_the_mlm_head_is_refused(tmp_path: Path) -> None:
+    """A BERT saved only as BertForNextSentencePrediction has no MLM head weights: loading it
+    for MLM scoring would give a randomly initialised head, so it is refused in one sentence;
+    the same weights with their MLM head (BertForPreTraining) load."""
+    from transformers import AutoTokenizer, BertConfig, BertForNextSentencePrediction
+
+    from tests.support.tiny_models import single_thread
+
+    source = tiny_model_dir("bert")
+    config = BertConfig.from_pretrained(source)
+    config.architectures = ["BertForNextSentencePrediction"]
+    target = tmp_path / "nsp-only"
+    AutoTokenizer.from_pretrained(source).save_pretrained(target)
+    BertForNextSentencePrediction(config).save_pretrained(target)
+    with single_thread(), pytest.raises(ModelError) as caught:
+        load_model(target)
+    message = str(caught.value)
+    assert "saved as BertForNextSentencePrediction" in message
+    assert "no masked-LM head weights (cls.predictions." in message
+    assert message.count(". ") == 0 and "\n" not in message
+    with single_thread():
+        assert load_model(source).kind == "masked"  # a checkpoint with its head still loads

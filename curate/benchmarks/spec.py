@@ -73,6 +73,9 @@ class Scoring:
     benchmark's own route (``None``: the shared pair route). Their signatures are those of
     :func:`curate.benchmarks.stereoset.commands.score_stereoset_file` and
     :func:`curate.benchmarks.stereoset.commands.diff_report_stereoset`.
+    ``groups``: the larger groups a ``bias_type`` label belongs to, each reported as one more
+    row of the metric (``summary.json``'s ``groups``, rows of ``curate score``'s table), e.g.
+    WinoBias' subset ``type1-dev`` in ``type1`` (dev and test together); ``None``: none.
     """
 
     pair_methods: bool = True
@@ -81,6 +84,7 @@ class Scoring:
     choice: str = ""
     score_file: Callable[..., None] | None = None
     diff_report: Callable[..., None] | None = None
+    groups: Callable[[str], tuple[str, ...]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +99,12 @@ class Benchmark:
       (CrowS-Pairs: any delimited text) is asked last, and takes what no other claims.
     - ``read(path, source, fmt)`` -> :class:`~curate.formats.dataset.Dataset`;
       ``write(dataset, fmt)`` -> bytes; ``output_formats``: formats ``write`` produces.
+      ``write_files(dataset, fmt)`` -> {relative file name: bytes}: for a format that is a
+      folder of files (WinoBias' text files), which ``write`` cannot return as one file;
+      ``None``: every format is one file (:func:`curate.formats.dataset_files` asks this).
+    - ``release_note``: what a release's card says about loading the benchmark's own files
+      with 🤗 datasets or lm-evaluation-harness when the release is in its own shape (no
+      ``lm_eval/`` task fits it); empty for the pair-file benchmark, whose release has both.
     - ``item_type``: what one item is (``Pair``, or e.g. ``StereoSetItem``).
     - ``columns``: the column table every reader and writer of the benchmark uses.
     - ``labels``: the known ``bias_type`` values, in the order reports list them.
@@ -123,6 +133,8 @@ class Benchmark:
     report_section: Callable[[dict[str, Any], Any], None] | None = None
     fetch_sources: tuple[str, ...] = ()
     fallback: bool = False
+    write_files: Callable[[Dataset, str], dict[str, bytes]] | None = None
+    release_note: str = ""
 
     def column_of(self, field_name: str) -> str:
         """The column that holds a :class:`~curate.pairs.Pair` field in this benchmark."""

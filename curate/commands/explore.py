@@ -219,6 +219,13 @@ def _tokens(
                 cache_path, _located(sets[0].provenance, sets[0].source), [w[2] for w in wanted]
             )
             progress.advance(task)
+            if result is None and sets[0].provenance.get("imported"):
+                err.print(
+                    f"note: no per-token chart for {escape(sets[0].label)} "
+                    f"{escape(str(sets[0].provenance.get('method', '')))}: imported scores carry "
+                    "no per-token log-probabilities"
+                )
+                continue
             if result is None:
                 err.print(
                     f"note: no per-token chart for {escape(sets[0].label)} "

@@ -139,8 +139,9 @@ def revise(
         revision = revise_pairs(parsed, cfg, raw, report)
     target = output_dir or cfg.output_dir / "revised" / (parsed.version or "")
     data_name = Path(CSV_NAME).stem + SUFFIXES[revision.output_shape(output_format)]
-    data, changes_text = revision.dataset_bytes(output_format), revision.changes_text()
-    write_bytes_atomic(target / data_name, data)
+    for name, data in revision.dataset_files(Path(CSV_NAME).stem, output_format).items():
+        write_bytes_atomic(target / name, data)  # one file, or a folder of them (WinoBias)
+    changes_text = revision.changes_text()
     write_text_atomic(target / CHANGES_NAME, changes_text)
     counts = summarize_changes(revision.changes)
     result = {

@@ -215,7 +215,8 @@ def score(
     dataset = read_dataset(path, input_format)
     out_dir = out_dir or cfg.output_dir / "score" / (data_name or path.stem)
     cache_path = score_cache_path(cfg, cache, no_cache)
-    route = benchmark_of(dataset).scoring.score_file
+    scoring = benchmark_of(dataset).scoring
+    route = scoring.score_file
     if route is not None:  # the benchmark's own methods and metrics
         route(dataset, path, settings, slugs, out_dir, cache_path, fmt)
         return
@@ -244,6 +245,7 @@ def score(
             out_dir=out_dir,
             cache=cache_path,
             hooks=hooks,
+            groups=scoring.groups,
         ),
         unit="batches",
         scored=_report_scored,
@@ -336,6 +338,13 @@ def _render(summaries: list[dict[str, Any]], source: str, threshold: float) -> N
             {r["bias_type"]: r for r in s["summary"]["bias_types"]}[bias_type] for s in summaries
         ]
         table.add_row(bias_type, str(rows[0]["n"]), *(_pct(r["score"]) for r in rows))
+    for group in first.get("groups", ()):  # the benchmark's larger groups of bias types
+        rows = [
+            {r["group"]: r for r in s["summary"]["groups"]}[group["group"]] for s in summaries
+        ]
+        table.add_row(
+            f"{group['group']} (all)", str(group["n"]), *(_pct(r["score"]) for r in rows)
+        )
     table.add_row("ties", "", *(str(s["summary"]["ties"]) for s in summaries), end_section=True)
     table.add_row(
         "mean confidence",

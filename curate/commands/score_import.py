@@ -27,6 +27,7 @@ def run_import(
 ) -> dict[str, Any]:
     """Import ``import_file`` (computed on ``path``) under the one ``-m`` label; write and
     return its summary (with ``slug``)."""
+    from curate.benchmarks import benchmark_of
     from curate.score.imported import import_scores, import_summary, method_directory, write_import
     from curate.score.run import data_info
 
@@ -47,6 +48,7 @@ def run_import(
         path=import_file,
         data=data_info(path),
         threshold=DEFAULT_THRESHOLD if threshold is None else threshold,
+        groups=benchmark_of(dataset).scoring.groups,
     )
     slug = model_slug(label)
     target = (out_dir or cfg.output_dir / "score" / path.stem) / slug / method_directory(source)

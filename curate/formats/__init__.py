@@ -38,6 +38,7 @@ __all__ = [
     "Dataset",
     "Shape",
     "StereoSetItem",
+    "dataset_files",
     "detect_format",
     "format_dataset",
     "format_pairs",
@@ -140,6 +141,26 @@ def format_dataset(dataset: Dataset, output_format: str | None = None) -> bytes:
         (b for b in benchmarks.all_benchmarks().values() if fmt in (*b.formats, *b.output_formats)),
     )
     return writer.write(dataset, fmt)
+
+
+def dataset_files(
+    dataset: Dataset, stem: str, output_format: str | None = None
+) -> dict[str, bytes]:
+    """The files of ``dataset`` in ``output_format`` (default: its own shape), by relative name.
+
+    One file ``stem + suffix`` for a one-file format; for a benchmark whose format is a folder
+    of files (its ``write_files``), those files under ``stem/``, named as the benchmark names
+    them, so a release or a revision can hold a WinoBias folder as it holds a CSV.
+    """
+    from curate import benchmarks
+
+    fmt = output_format or dataset.shape.name
+    own = benchmarks.benchmark_of(dataset)
+    if own.write_files is not None and fmt in own.formats:
+        files = own.write_files(dataset, fmt)
+        return {f"{stem}/{name}": data for name, data in sorted(files.items())}
+    suffixes = {f: s for b in benchmarks.all_benchmarks().values() for f, s in b.suffixes.items()}
+    return {stem + suffixes.get(fmt, ""): format_dataset(dataset, fmt)}
 
 
 def write_dataset(dataset: Dataset, path: Path | str, output_format: str | None = None) -> None:

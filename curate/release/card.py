@@ -151,6 +151,9 @@ def render_card(
     hf_data_file: str | None = None,
     hf_data_bytes: int = 0,
     lm_eval_task: str | None = None,
+    benchmark_title: str = "CrowS-Pairs",
+    own_files: str | None = None,
+    release_note: str = "",
 ) -> str:
     """The data card, rendered from :func:`card_template`.
 
@@ -164,6 +167,10 @@ def render_card(
     and the header's ``dataset_info`` only, so the row count and size there keep two releases
     (every one is a folder named ``dist``) from being served one another's cached rows;
     ``lm_eval_task`` is the name of the lm-evaluation-harness task in ``lm_eval/``.
+    ``own_files``: the data file or folder of a release in another benchmark's own shape
+    (``benchmark_title``: StereoSet JSON, WinoBias text files) instead of the CrowS-Pairs files;
+    ``release_note`` (the benchmark's) then says how to load it, since no 🤗 configuration or
+    lm-evaluation-harness task is written for it.
     """
     source = inputs["source"]
     release = recipe["release"]
@@ -215,4 +222,7 @@ def render_card(
         hf_bias_types=HF_BIAS_TYPES,
         hf_directions=HF_DIRECTIONS,
         lm_eval_task=lm_eval_task,
+        benchmark_title=benchmark_title,
+        own_files=own_files,
+        release_note=release_note,
     )

@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from curate import __version__
+from curate import __version__, benchmarks
+from curate.benchmarks import Benchmark
 from curate.config import Config
 from curate.errors import CurateError, InputError
 from curate.fileio import sha256_file, write_bytes_atomic
-from curate.formats import read_pairs
+from curate.formats import dataset_files, read_dataset, read_pairs
 from curate.pairs import COLUMNS, Pair
 from curate.release.card import changelog_entry, release_title, render_card, render_changelog
 from curate.release.lm_eval_task import task_files as lm_eval_task_files
@@ -46,6 +47,8 @@ from curate.release.versions import (
     PARQUET_COLUMNS,
     PARQUET_NAME,
     dist_dir,
+    own_data_path,
+    own_stem,
     pairs_to_table,
     read_parquet_pairs,
     recipe_path,
@@ -198,10 +201,43 @@ def _previous(
             f"run `curate publish {version}` first"
         )
     verify_release(dist)
-    pairs = read_pairs(dist / CSV_NAME)
+    own = _benchmark(revision)
+    pairs = read_pairs(dist / CSV_NAME) if own.fallback else _read_own(dist, own)
     changelog = (dist / CHANGELOG_NAME).read_text(encoding="utf-8")
     record = {"version": version, "manifest_sha256": sha256_file(dist / MANIFEST_NAME)}
     return f"version {version}", pairs, changelog, record
+
+
+# -- the benchmark's own shape ---------------------------------------------------------------
+
+
+def _benchmark(revision: Revision) -> Benchmark:
+    """The benchmark the raw file was read as: the pair-file benchmark (CrowS-Pairs, the
+    fallback) gets the CSV/Parquet/🤗/lm_eval release, any other its own shape."""
+    if revision.dataset is None:
+        return benchmarks.get(benchmarks.DEFAULT)
+    return benchmarks.benchmark_of(revision.dataset)
+
+
+def _read_own(dist: Path, benchmark: Benchmark) -> list[Pair]:
+    path = own_data_path(dist, benchmark)
+    if not path.exists():
+        raise ReleaseError(f"{path}: missing; the previous release is not a {benchmark.title} one")
+    return list(read_dataset(path, benchmark.formats[0]).pairs)
+
+
+def _pair_key(pair: Pair) -> tuple[Any, ...]:
+    # not the id: a StereoSet pair's id is its item's position, which a dropped item shifts
+    return (pair.sent_more, pair.sent_less, pair.direction, pair.bias_type)
+
+
+def check_reads(path: Path, benchmark: Benchmark, expected: list[Pair]) -> int:
+    """Read a release's own-shape data back: it must hold the revised pairs, in order
+    (sentences and labels). Returns the number of pairs."""
+    pairs = read_dataset(path, benchmark.formats[0]).pairs
+    if [_pair_key(p) for p in pairs] != [_pair_key(p) for p in expected]:
+        raise ReleaseError(f"{path}: does not read back as the revised pairs")
+    return len(pairs)
 
 
 # -- build -----------------------------------------------------------------------------------
@@ -230,38 +266,23 @@ def build_release(
     }
     diff = diff_pairs(prev_pairs, revision.pairs, prev_label, f"version {version}")
     entry = changelog_entry(version, recipe.title, recipe.summary, diff)
-    hf_data = hf_parquet_bytes(revision.pairs, version)
-    title = release_title(recipe.canonical())
-    task_files = lm_eval_task_files(
-        version=version,
-        title=title,
-        tool_version=__version__,
-        data_file=PARQUET_NAME,
-        bias_types=(p.bias_type for p in revision.pairs),
-    )
-
-    files: dict[str, bytes] = {
-        CSV_NAME: revision.csv_text().encode("utf-8"),
-        PARQUET_NAME: parquet_bytes(revision.pairs, version),
-        **({HF_PARQUET_NAME: hf_data} if hf_data is not None else {}),
-        CHANGES_NAME: revision.changes_text().encode("utf-8"),
-        CARD_NAME: render_card(
-            version=version,
-            recipe=recipe.canonical(),
-            inputs=inputs,
-            counts=counts,
-            rule_summaries=_rule_summaries(recipe.fixes),
-            tool_version=__version__,
-            previous_label=prev_label,
-            hf_data_file=HF_PARQUET_NAME if hf_data is not None else None,
-            hf_data_bytes=len(hf_data or b""),
-            lm_eval_task=task_name(version),
-        ).encode("utf-8"),
-        CHANGELOG_NAME: render_changelog(entry, prev_changelog).encode("utf-8"),
-        **task_files,
+    card = {
+        "version": version,
+        "recipe": recipe.canonical(),
+        "inputs": inputs,
+        "counts": counts,
+        "rule_summaries": _rule_summaries(recipe.fixes),
+        "tool_version": __version__,
+        "previous_label": prev_label,
     }
+    changelog = render_changelog(entry, prev_changelog).encode("utf-8")
+    own = _benchmark(revision)
+    if own.fallback:
+        files = _pair_files(revision, version, card, changelog)
+    else:
+        files = _own_files(revision, own, card, changelog)
     manifest = {
-        "dataset": DATASET_NAME,
+        "dataset": DATASET_NAME if own.fallback else f"{own.name}-revised",
         "version": version,
         "tool": {"name": "curate", "version": __version__, "pyarrow": pyarrow.__version__},
         "inputs": inputs,
@@ -272,6 +293,55 @@ def build_release(
     files[MANIFEST_NAME] = _dumps(manifest)
     files[SUMS_NAME] = format_sums(files).encode("utf-8")
     return Build(version, files, manifest, revision)
+
+
+def _pair_files(
+    revision: Revision, version: str, card: dict[str, Any], changelog: bytes
+) -> dict[str, bytes]:
+    """The data files and card of a pair-file release: the upstream CSV, its Parquet, the
+    🤗 layout and the lm-evaluation-harness task."""
+    hf_data = hf_parquet_bytes(revision.pairs, version)
+    task_files = lm_eval_task_files(
+        version=version,
+        title=release_title(card["recipe"]),
+        tool_version=__version__,
+        data_file=PARQUET_NAME,
+        bias_types=(p.bias_type for p in revision.pairs),
+    )
+    return {
+        CSV_NAME: revision.csv_text().encode("utf-8"),
+        PARQUET_NAME: parquet_bytes(revision.pairs, version),
+        **({HF_PARQUET_NAME: hf_data} if hf_data is not None else {}),
+        CHANGES_NAME: revision.changes_text().encode("utf-8"),
+        CARD_NAME: render_card(
+            **card,
+            hf_data_file=HF_PARQUET_NAME if hf_data is not None else None,
+            hf_data_bytes=len(hf_data or b""),
+            lm_eval_task=task_name(version),
+        ).encode("utf-8"),
+        CHANGELOG_NAME: changelog,
+        **task_files,
+    }
+
+
+def _own_files(
+    revision: Revision, own: Benchmark, card: dict[str, Any], changelog: bytes
+) -> dict[str, bytes]:
+    """The data files and card of a release in its benchmark's own shape (StereoSet JSON,
+    WinoBias text files), written by the benchmark's own writer with every field it read."""
+    assert revision.dataset is not None
+    data = dataset_files(revision.dataset.with_pairs(revision.pairs), own_stem(own))
+    return {
+        **data,
+        CHANGES_NAME: revision.changes_text().encode("utf-8"),
+        CARD_NAME: render_card(
+            **card,
+            benchmark_title=own.title,
+            own_files=own_data_path(Path(), own).as_posix() + ("/" if own.write_files else ""),
+            release_note=own.release_note,
+        ).encode("utf-8"),
+        CHANGELOG_NAME: changelog,
+    }
 
 
 def _sha(data: bytes) -> str:
@@ -403,7 +473,11 @@ def publish(
     with staging_dir(target) as tmp:
         for name, data in build.files.items():
             _write_release_file(tmp, name, data)
-        check_loads(tmp / CSV_NAME, tmp / PARQUET_NAME, build.revision.pairs)
+        own = _benchmark(build.revision)
+        if own.fallback:
+            check_loads(tmp / CSV_NAME, tmp / PARQUET_NAME, build.revision.pairs)
+        else:
+            check_reads(own_data_path(tmp, own), own, build.revision.pairs)
         verify_release(tmp)
         os.chmod(tmp, 0o755)
         try:

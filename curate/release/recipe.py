@@ -316,9 +316,10 @@ def recipe_from_options(
     The raw file is pinned by the registry's SHA-256 for ``source``.
     """
     from curate import sources as sources_lib
+    from curate.release.revise import recipe_source
 
     registry = sources_lib.load_sources(cfg.sources)
-    entry = sources_lib.get_source(registry, source)
+    entry = recipe_source(registry, source)[0]
     decisions: list[DecisionSource] = []
     for name in rounds:
         path = round_files(cfg, name).decisions

@@ -28,6 +28,7 @@ extra columns and StereoSet fields included, or in another shape on request.
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ from curate.errors import ChecksumError, InputError
 from curate.fileio import input_exists, sha256_file
 from curate.formats import (
     Dataset,
+    dataset_files,
     format_dataset,
     format_pairs,
     log_warnings,
@@ -140,6 +142,12 @@ class Revision:
         column the raw file had is kept (upstream input gives the upstream CSV)."""
         base = self.dataset if self.dataset is not None else pairs_only(self.raw)
         return format_dataset(base.with_pairs(self.pairs), output_format)
+
+    def dataset_files(self, stem: str, output_format: str | None = None) -> dict[str, bytes]:
+        """:meth:`dataset_bytes` as files by relative name (a WinoBias folder: ``stem/`` and
+        its text files; any one-file shape: ``stem`` + its suffix)."""
+        base = self.dataset if self.dataset is not None else pairs_only(self.raw)
+        return dataset_files(base.with_pairs(self.pairs), stem, output_format)
 
     def output_shape(self, output_format: str | None = None) -> str:
         """The shape :meth:`dataset_bytes` writes (``upstream`` for the upstream CSV)."""
@@ -330,9 +338,48 @@ def revise_pairs(
     return revised, changes
 
 
-def raw_path(recipe: Recipe, cfg: Config, source: sources_lib.Source, raw: Path | None) -> Path:
-    """The raw file to read (``raw`` or data/raw/<file>), verified against the recipe's pin."""
-    path = Path(raw) if raw is not None else cfg.sources.parent / source.file
+def recipe_source(
+    registry: dict[str, sources_lib.Source], name: str
+) -> tuple[sources_lib.Source, tuple[sources_lib.Source, ...]]:
+    """The source a recipe names, and its member files when it is a benchmark fetched as
+    several files into one folder (``winobias``: its pro/anti files and occupation lists).
+
+    Such a source is the folder (``file`` = the folder's name), pinned by the SHA-256 of the
+    ``sha256sum`` lines of its members (their pinned digests, by file name), so that a release
+    is built from every subset at once, each file still verified against its own pin.
+    """
+    from curate import benchmarks
+
+    if name not in registry and name in benchmarks.all_benchmarks():
+        members = tuple(registry[m] for m in benchmarks.get(name).fetch_sources if m in registry)
+        folders = {m.folder for m in members}
+        if len(members) > 1 and len(folders) == 1 and members[0].folder:
+            sums = "".join(f"{m.sha256}  {m.file}\n" for m in sorted(members, key=lambda m: m.file))
+            first = members[0]
+            folder = sources_lib.Source(
+                name=name,
+                file=first.folder,
+                url=first.url.rsplit("/", 1)[0] + "/",
+                sha256=hashlib.sha256(sums.encode("utf-8")).hexdigest(),
+                license=first.license,
+                citation=first.citation,
+            )
+            return folder, members
+    return sources_lib.get_source(registry, name), ()
+
+
+def raw_path(
+    recipe: Recipe,
+    cfg: Config,
+    source: sources_lib.Source,
+    raw: Path | None,
+    members: tuple[sources_lib.Source, ...] = (),
+) -> Path:
+    """The raw file to read (``raw`` or data/raw/<file>), verified against the recipe's pin
+    (a folder source: each member file against its own pin, the folder against the recipe's)."""
+    if members:
+        return _raw_folder(recipe, cfg, source, raw, members)
+    path = Path(raw) if raw is not None else cfg.sources.parent / source.relpath
     if not path.is_file():
         hint = "" if raw is not None else f"; run `curate fetch {source.name}` first"
         raise InputError(f"{path}: no such file{hint}")
@@ -346,6 +393,35 @@ def raw_path(recipe: Recipe, cfg: Config, source: sources_lib.Source, raw: Path 
     return path
 
 
+def _raw_folder(
+    recipe: Recipe,
+    cfg: Config,
+    source: sources_lib.Source,
+    raw: Path | None,
+    members: tuple[sources_lib.Source, ...],
+) -> Path:
+    folder = Path(raw) if raw is not None else cfg.sources.parent / source.file
+    if not folder.is_dir():
+        hint = "" if raw is not None else f"; run `curate fetch {source.name}` first"
+        raise InputError(f"{folder}: no such folder{hint}")
+    for member in members:
+        path = folder / member.file
+        if not path.is_file():
+            raise InputError(f"{path}: no such file; run `curate fetch {source.name}` first")
+        if sha256_file(path) != member.sha256:
+            raise ChecksumError(
+                f"{path}: sha256 does not match its pin in the source registry ({member.name}); "
+                f"the release must be built from the pinned {source.name} files"
+            )
+    if source.sha256 != recipe.sha256:
+        where = f" ({recipe.path})" if recipe.path else ""
+        raise ChecksumError(
+            f"{folder}: the pinned files of {source.name} give sha256 {source.sha256}, not the "
+            f"recipe's {recipe.sha256}{where}"
+        )
+    return folder
+
+
 def revise(
     recipe: Recipe,
     cfg: Config,
@@ -354,8 +430,8 @@ def revise(
 ) -> Revision:
     """Apply ``recipe``: verify and read the raw file, autofix, apply decisions."""
     registry = sources_lib.load_sources(cfg.sources)
-    source = sources_lib.get_source(registry, recipe.source)
-    path = raw_path(recipe, cfg, source, raw)
+    source, members = recipe_source(registry, recipe.source)
+    path = raw_path(recipe, cfg, source, raw, members)
     dataset = read_dataset(path, recipe.input_format)
     log_warnings(dataset.warnings)
     raw_pairs = list(dataset.pairs)

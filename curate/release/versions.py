@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from curate.config import Config, fetched_data
 from curate.errors import InputError, UsageError
@@ -28,6 +29,9 @@ from curate.formats import parse_pairs, read_pairs
 from curate.formats.dataset import Dataset
 from curate.formats.upstream import pair_row
 from curate.pairs import COLUMNS, Pair
+
+if TYPE_CHECKING:
+    from curate.benchmarks import Benchmark
 
 #: Semantic versioning (semver.org) without build metadata: ``+build`` does not change
 #: precedence, so two directories could name the same version.
@@ -180,6 +184,30 @@ def _is_dir(path: Path) -> bool:
         return False
 
 
+def own_stem(benchmark: Benchmark) -> str:
+    """The name of a release's data in a benchmark's own shape, before its suffix
+    (``stereoset_revised.json``, the folder ``winobias_revised/``)."""
+    return benchmark.name.replace("-", "_") + "_revised"
+
+
+def own_data_path(dist: Path, benchmark: Benchmark) -> Path:
+    """The data file (or folder) of a release in ``benchmark``'s own shape."""
+    return dist / (own_stem(benchmark) + benchmark.suffixes.get(benchmark.formats[0], ""))
+
+
+def release_data(dist: Path) -> Path | None:
+    """The data of a built release: the CrowS-Pairs CSV, or the file or folder in another
+    benchmark's own shape (:func:`own_data_path`); None when there is none."""
+    from curate import benchmarks
+
+    if (dist / CSV_NAME).is_file():
+        return dist / CSV_NAME
+    for benchmark in benchmarks.all_benchmarks().values():
+        if not benchmark.fallback and own_data_path(dist, benchmark).exists():
+            return own_data_path(dist, benchmark)
+    return None
+
+
 def resolve_version(spec: str, cfg: Config) -> Resolved:
     """Resolve a version name, ``raw``/a source name (the fetched file) or a file path."""
     from curate import sources as sources_lib
@@ -197,8 +225,9 @@ def resolve_version(spec: str, cfg: Config) -> Resolved:
         return Resolved(spec, fetched_data(cfg))
     if is_version(spec):
         csv_path = dist_dir(cfg, spec) / CSV_NAME
-        if csv_path.is_file():
-            return Resolved(spec, csv_path)
+        data = release_data(dist_dir(cfg, spec))
+        if data is not None:
+            return Resolved(spec, data)
         if recipe_path(cfg, spec).is_file():
             raise InputError(f"{csv_path}: no such file; run `curate publish {spec}` first")
         known = ", ".join(known_versions(cfg)) or "none"

@@ -80,7 +80,10 @@ class ScoreSet:
 def model_display_name(provenance: dict[str, Any]) -> str:
     """The model's short name: a local directory's own name (from the absolute ``model_path``
     that ``curate score`` records, so it does not depend on the working directory), else the
-    hub id as given."""
+    hub id as given. An imported score set (``curate score --import``) names no model to find:
+    its label is the one the user gave, as given (never taken for a directory)."""
+    if provenance.get("imported"):
+        return str(provenance.get("model", ""))
     recorded = provenance.get("model_path")
     if isinstance(recorded, str) and recorded:
         return Path(recorded).name

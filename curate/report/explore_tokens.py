@@ -66,20 +66,21 @@ def token_logprobs(
     method name, dtype, lowercase). Returns ``None`` when the cache file or the model is not
     available, so the page can say why it has no token chart.
     """
+    from curate.score.methods import METHODS
+
+    method = METHODS.get(str(provenance.get("method", "")))
+    if method is None or method.dataset != "crows-pairs":  # e.g. imported: no model to load
+        return None
     if not Path(cache_path).is_file():
         return None
     lm = _load_scoring_model(provenance)
-    if lm is None:
+    if lm is None or method.kind != lm.kind:
         return None
     from curate.pairs import Pair
     from curate.score.cache import open_cache
     from curate.score.engine import token_logprobs as cached_token_logprobs
-    from curate.score.methods import METHODS
     from curate.score.plan import plan_pairs
 
-    method = METHODS.get(str(provenance.get("method", "")))
-    if method is None or method.kind != lm.kind or method.dataset != "crows-pairs":
-        return None
     plans = plan_pairs(
         (
             Pair(pair_id=i, sent_more=more, sent_less=less, direction=direction, bias_type="")

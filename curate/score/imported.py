@@ -24,7 +24,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -177,9 +177,17 @@ def import_scores(
 
 
 def import_summary(
-    result: ImportResult, *, label: str, source: str, path: Path, data: dict[str, str], threshold: float
+    result: ImportResult,
+    *,
+    label: str,
+    source: str,
+    path: Path,
+    data: dict[str, str],
+    threshold: float,
+    groups: Callable[[str], tuple[str, ...]] | None = None,
 ) -> dict[str, Any]:
-    """The summary.json of an import: the usual summary plus where the numbers came from."""
+    """The summary.json of an import: the usual summary (with the benchmark's ``groups`` of
+    bias types) plus where the numbers came from."""
     return {
         "tool": f"curate {__version__}",
         "data": dict(data),
@@ -199,7 +207,7 @@ def import_summary(
             "published_score_disagreements": len(result.disagreements),
             "disagreeing_pair_ids": list(result.disagreements),
         },
-        "summary": summarize(result.scores, threshold=threshold),
+        "summary": summarize(result.scores, threshold=threshold, groups=groups),
     }
 
 

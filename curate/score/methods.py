@@ -43,8 +43,6 @@ class Method:
     tokens: str
     reduction: str
     summary: str
-    #: The benchmark the method scores: CrowS-Pairs-style pairs, or StereoSet items.
-    dataset: str = "crows-pairs"
     #: The peer code whose numbers the method equals (tested against a port of it).
     peer: str = ""
     #: How a pair whose two scores are equal is counted, as that peer counts it.
@@ -53,6 +51,17 @@ class Method:
     decimals: int | None = None
     #: What the other peers that score the "same" method compute differently.
     others: str = ""
+
+    @property
+    def dataset(self) -> str:
+        """The benchmark the method scores: the one whose :class:`~curate.benchmarks.Scoring`
+        lists it among its own methods (StereoSet's), else every pair benchmark's default."""
+        from curate import benchmarks
+
+        return next(
+            (b.name for b in benchmarks.all_benchmarks().values() if self.name in b.scoring.methods),
+            benchmarks.DEFAULT,
+        )
 
     @property
     def one_pass(self) -> bool:
@@ -225,7 +234,6 @@ METHODS: dict[str, Method] = {
             "probability of the template word's tokens (the word encoded as it is, as the "
             "official IntrasentenceLoader); intersentence, p(IsNext) from the pretrained "
             "next-sentence-prediction head (skipped, with a note, for a model without one).",
-            dataset="stereoset",
         ),
         Method(
             "stereoset-mlm-biasbench",
@@ -236,7 +244,6 @@ METHODS: dict[str, Method] = {
             "StereoSet files only: as stereoset-mlm, but the template word encoded with a "
             "leading space for RoBERTa-family models, as bias-bench does (one mask for "
             "'Ġhispanic' where the official code has three); the same numbers for BERT.",
-            dataset="stereoset",
         ),
         Method(
             "stereoset-pll",
@@ -247,7 +254,6 @@ METHODS: dict[str, Method] = {
             "StereoSet files only, the seed paper's Table 7 pseudo-log-likelihood: intrasentence, "
             "mask each token but the filled word's and sum the log-probabilities; "
             "intersentence, the PLL of the context sentence with the candidate after it.",
-            dataset="stereoset",
         ),
         Method(
             "stereoset-clm",
@@ -258,7 +264,6 @@ METHODS: dict[str, Method] = {
             "StereoSet files only, the official GPT-2 code: intrasentence, geometric mean "
             "probability of the sentence's tokens, the first given <|endoftext|>; "
             "intersentence, evaluate_intersentence's no_context_score / context_score.",
-            dataset="stereoset",
         ),
         Method(
             "stereoset-clm-context-ratio",
@@ -268,7 +273,6 @@ METHODS: dict[str, Method] = {
             "log ratio",
             "StereoSet files only: as stereoset-clm, but intersentence candidates ranked as the "
             "seed paper describes, log2 of their probability given the context over alone.",
-            dataset="stereoset",
         ),
         Method(
             "stereoset-clm-conditional",
@@ -278,7 +282,6 @@ METHODS: dict[str, Method] = {
             "geometric mean probability",
             "StereoSet files only: as stereoset-clm, but intersentence candidates scored by "
             "their geometric mean probability given the context (curate's earlier route).",
-            dataset="stereoset",
         ),
     )
 }
@@ -320,11 +323,13 @@ def methods_for_model(requested: Sequence[str], kind: str, model: str) -> tuple[
     it, or the kind's defaults when none were requested."""
     if not requested:
         return tuple(METHODS[name] for name in DEFAULT_METHODS[kind])
-    stereoset = [name for name in requested if METHODS[name].dataset == "stereoset"]
-    if stereoset:
+    own = [name for name in requested if METHODS[name].dataset != "crows-pairs"]
+    if own:
+        from curate.benchmarks import get
+
         raise UsageError(
-            f"method {', '.join(stereoset)} scores StereoSet files only; for pairs choose from "
-            f"{', '.join(methods_of_kind(kind))}"
+            f"method {', '.join(own)} scores {get(METHODS[own[0]].dataset).title} files only; "
+            f"for pairs choose from {', '.join(methods_of_kind(kind))}"
         )
     unfit = [name for name in requested if METHODS[name].kind != kind]
     if unfit:

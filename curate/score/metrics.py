@@ -29,7 +29,7 @@ the numbers from a scores CSV without a model. Definitions (all percentages are 
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,9 +133,26 @@ def _distribution(values: Sequence[float]) -> dict[str, float | None]:
     return {"mean": statistics.fmean(values), "median": statistics.median(values)}
 
 
-def summarize(scores: Iterable[PairScore], threshold: float = DEFAULT_THRESHOLD) -> dict[str, Any]:
+def _groups(
+    scores: Sequence[PairScore], groups: Callable[[str], tuple[str, ...]]
+) -> list[dict[str, Any]]:
+    members: dict[str, list[PairScore]] = {}
+    for score in scores:
+        for name in groups(score.bias_type):
+            members.setdefault(name, []).append(score)
+    return [{"group": name, **_group(members[name])} for name in sorted(members)]
+
+
+def summarize(
+    scores: Iterable[PairScore],
+    threshold: float = DEFAULT_THRESHOLD,
+    groups: Callable[[str], tuple[str, ...]] | None = None,
+) -> dict[str, Any]:
     """The metric, its stereo/antistereo and per-bias-type breakdown, ties, confidence and the
-    threshold view, as a JSON-ready dict (percentages unrounded)."""
+    threshold view, as a JSON-ready dict (percentages unrounded).
+
+    ``groups`` (a benchmark's :attr:`~curate.benchmarks.Scoring.groups`): the larger groups a
+    bias type belongs to; each gets a row under ``groups`` (absent without it)."""
     scores = list(scores)
     n = len(scores)
     overall = _group(scores)
@@ -155,6 +172,7 @@ def summarize(scores: Iterable[PairScore], threshold: float = DEFAULT_THRESHOLD)
         "ties_percent": _percent(overall["ties"], n),
         "directions": {d: _direction(scores, d) for d in DIRECTIONS},
         "bias_types": per_type,
+        **({"groups": _groups(scores, groups)} if groups is not None else {}),
         "confidence": {
             "all": _distribution([s.confidence for s in scores]),
             "biased": _distribution([s.confidence for s in scores if s.score]),

@@ -342,11 +342,17 @@ _WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_m
 
 
 def _load_weights(auto: Any, name: str, source: str, kind: str) -> Any:
-    """The model from ``source``; a damaged weight file is named, with what to do about it."""
+    """The model from ``source``; a damaged weight file is named, with what to do about it.
+
+    A checkpoint without the weights of the language-model head (a BERT saved only as
+    ``BertForNextSentencePrediction`` or ``BertModel``) is refused: transformers would fill the
+    head with random numbers and every score would be noise."""
     from safetensors import SafetensorError
 
     try:
-        return auto.from_pretrained(source, dtype=torch.float32)
+        model, info = auto.from_pretrained(source, dtype=torch.float32, output_loading_info=True)
+        _check_head(model, info, name, kind)
+        return model
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ModelError(f"cannot load {kind} language model {name!r}: {_reason(exc)}") from None
     except (SafetensorError, RuntimeError, EOFError, pickle.UnpicklingError) as exc:
@@ -357,6 +363,21 @@ def _load_weights(auto: Any, name: str, source: str, kind: str) -> Any:
             f"{what}: the weight file is damaged or truncated ({_reason(exc)}); save or "
             "download the model again"
         ) from None
+
+
+def _check_head(model: Any, info: dict[str, Any], name: str, kind: str) -> None:
+    """Refuse a model whose output head was not in its checkpoint (randomly initialised)."""
+    base = f"{getattr(model, 'base_model_prefix', '')}."
+    head = sorted(k for k in info.get("missing_keys") or () if not k.startswith(base))
+    if head:
+        saved = ", ".join(getattr(model.config, "architectures", None) or ()) or "another class"
+        more = " ..." if len(head) > 2 else ""
+        what = "masked-LM" if kind == "masked" else "causal-LM"
+        raise ModelError(
+            f"{name}: its checkpoint (saved as {saved}) has no {what} head weights "
+            f"({', '.join(head[:2])}{more}), which transformers would initialise at random, "
+            f"so it cannot be scored as a {kind} language model"
+        )
 
 
 def tokenizer_lowercases(tokenizer: Any) -> bool:

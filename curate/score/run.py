@@ -131,14 +131,20 @@ def model_location(name: str) -> dict[str, str]:
     return {"model_path": str(path.resolve())} if path.is_dir() else {}
 
 
-def score_summary(result: ScoreResult, data: Mapping[str, str], threshold: float) -> dict[str, Any]:
-    """The summary.json document of one (model, method) result."""
+def score_summary(
+    result: ScoreResult,
+    data: Mapping[str, str],
+    threshold: float,
+    groups: Callable[[str], tuple[str, ...]] | None = None,
+) -> dict[str, Any]:
+    """The summary.json document of one (model, method) result (``groups``: the benchmark's
+    larger groups of bias types, :func:`curate.score.metrics.summarize`)."""
     return {
         "tool": f"curate {__version__}",
         "data": dict(data),
         **result.provenance(),
         **model_location(result.model),
-        "summary": summarize(result.scores, threshold=threshold),
+        "summary": summarize(result.scores, threshold=threshold, groups=groups),
     }
 
 
@@ -151,10 +157,12 @@ def score_dataset(
     out_dir: Path,
     cache: ScoreCache | Path | str | None = None,
     hooks: ScoreHooks | None = None,
+    groups: Callable[[str], tuple[str, ...]] | None = None,
 ) -> list[ScoreOutput]:
     """Score ``pairs`` with every model (``{output name: model name or path}``) and each of
     its methods (``settings.methods``, else the model kind's defaults), writing
-    ``scores.csv`` and ``summary.json`` per (model, method) under ``out_dir``."""
+    ``scores.csv`` and ``summary.json`` per (model, method) under ``out_dir`` (``groups``: the
+    benchmark's larger groups of bias types, summed up as more rows of the summary)."""
     hooks = hooks or ScoreHooks()
     plans = plan_models(models, settings.methods)
     outputs: list[ScoreOutput] = []
@@ -170,7 +178,9 @@ def score_dataset(
                 )
             for method in plan.methods:
                 outputs.append(
-                    _score_one(pairs, plan.slug, lm, method, settings, data, out_dir, store, hooks)
+                    _score_one(
+                        pairs, plan.slug, lm, method, settings, data, out_dir, store, hooks, groups
+                    )
                 )
             del lm
     return outputs
@@ -186,11 +196,12 @@ def _score_one(
     out_dir: Path,
     store: ScoreCache,
     hooks: ScoreHooks,
+    groups: Callable[[str], tuple[str, ...]] | None = None,
 ) -> ScoreOutput:
     unit = "sentences" if method.one_pass else "masked tokens"
     progress = hooks.start(slug, method.name, unit) if hooks.start else None
     result = score_pairs(pairs, lm, method, cache=store, settings=settings, progress=progress)
-    summary = score_summary(result, data, settings.threshold)
+    summary = score_summary(result, data, settings.threshold, groups)
     target = output_directory(out_dir, slug, method.name)
     write_scores_csv(result.scores, target / "scores.csv")
     write_summary_json(summary, target / "summary.json")

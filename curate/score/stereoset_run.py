@@ -87,14 +87,12 @@ class StereoSetOutput:
     stats: StereoSetStats
 
 
-def is_stereoset(dataset: Dataset) -> bool:
-    """True when ``dataset`` was read from a StereoSet JSON file."""
-    return dataset.shape.format == "stereoset"
-
-
 def stereoset_of_kind(kind: str) -> list[str]:
-    """The StereoSet methods for a kind of model, the official one first."""
-    return [n for n, m in METHODS.items() if m.dataset == "stereoset" and m.kind == kind]
+    """The StereoSet methods for a kind of model (those its benchmark's scoring lists), the
+    official one first."""
+    from curate.benchmarks.stereoset.benchmark import BENCHMARK
+
+    return [n for n in BENCHMARK.scoring.methods if METHODS[n].kind == kind]
 
 
 def stereoset_methods(requested: Sequence[str], kind: str, model: str) -> tuple[Method, ...]:

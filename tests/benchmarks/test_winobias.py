@@ -337,9 +337,28 @@ def test_cli_score_every_sentence_pair_method_per_type_and_split(
         assert sorted(groups) == ["type1-dev", "type1-test", "type2-dev", "type2-test"]
         assert all(row["n"] == 3 for row in groups.values())
         assert sum(row["biased"] for row in groups.values()) == summary["biased"]
+        # the metric per type over dev and test together: the benchmark's groups of subsets
+        per = {row["group"]: row for row in summary["groups"]}
+        assert sorted(per) == ["type1", "type2"]
+        for t in ("type1", "type2"):
+            assert per[t]["n"] == 6
+            assert per[t]["biased"] == groups[f"{t}-dev"]["biased"] + groups[f"{t}-test"]["biased"]
     method = methods.split(",")[0]
     out = tmp_path / "out" / tiny_model_dir(family).name
     scores = read_scores_csv(out / "scores.csv" if method == "pll" else out / method / "scores.csv")
+    on_disk = json.loads(
+        (out / "summary.json" if method == "pll" else out / method / "summary.json").read_text()
+    )
+    assert on_disk["summary"]["groups"] == models[0]["summary"]["groups"]
+    with single_thread():
+        table = runner.invoke(
+            app,
+            ["score", str(small_versions[0]), "--model", str(tiny_model_dir(family)), "--method",
+             method, "--no-cache", "-o", str(tmp_path / "table")],
+            terminal_width=200,
+        )
+    assert table.exit_code == 0, table.output
+    assert "type1 (all)" in table.stdout and "type2 (all)" in table.stdout
     per_type = by_type(scores)
     first = {row["bias_type"]: row for row in models[0]["summary"]["bias_types"]}
     assert per_type["type1-dev"]["score"] == first["type1-dev"]["score"]
@@ -396,3 +415,48 @@ def test_winobias_pairs_write_to_a_shared_shape_and_a_folder_is_refused_elsewher
     empty.mkdir()
     with pytest.raises(InputError, match="is a directory, expected a file"):
         read_dataset(empty)
+
+
+def test_cli_score_import_has_the_per_type_rows(small_versions: tuple[Path, Path], tmp_path: Path) -> None:
+    """Published scores of WinoBias pairs imported: the summary has the per-type groups too."""
+    import csv
+
+    pairs = read_dataset(small_versions[0]).pairs
+    published = tmp_path / "published.csv"
+    with published.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["sent_more", "sent_less", "sent_more_score", "sent_less_score"])
+        for i, pair in enumerate(pairs):
+            writer.writerow([pair.sent_more, pair.sent_less, -float(i % 3), -1.0])
+    result = runner.invoke(
+        app,
+        ["score", str(small_versions[0]), "--import", str(published), "-m", "published",
+         "--out", str(tmp_path / "out"), "--format", "json"],
+    )
+    assert result.exit_code == 0, result.output
+    (path,) = (tmp_path / "out").rglob("summary.json")
+    summary = json.loads(path.read_text())["summary"]
+    per_subset = {row["bias_type"]: row["biased"] for row in summary["bias_types"]}
+    assert {row["group"]: row["biased"] for row in summary["groups"]} == {
+        t: per_subset[f"{t}-dev"] + per_subset[f"{t}-test"] for t in ("type1", "type2")
+    }
+
+
+@pytest.mark.parametrize(
+    ("old", "spans", "new", "expected"),
+    [
+        ("The  chief met him.", ((0, 10), (15, 18)), "The chief met him.", "[The chief] met [him]."),
+        # upstream line 176 of pro type 2 test: "the [ physician]", a doubled space fixed
+        ("the  physician saw him", ((4, 14), (19, 22)), "the physician saw him",
+         "the [physician] saw [him]"),
+        ("The chief met him.", ((0, 9), (14, 17)), "The head chief met him.",
+         "[The head chief] met [him]."),
+    ],
+)
+def test_mentions_follow_an_edited_sentence(
+    old: str, spans: tuple[tuple[int, int], ...], new: str, expected: str
+) -> None:
+    from curate.benchmarks.winobias.io import moved_spans
+
+    assert bracketed(new, moved_spans(spans, old, new)) == expected
+    assert moved_spans(spans, old, old) == spans  # an unedited sentence keeps its spans

@@ -38,13 +38,30 @@ BENCHMARK = Benchmark(
     detect=detect,
     read=read,
     write=write,
+    release_note=(
+        "lm-evaluation-harness has no task of StereoSet's shape (a context with three options "
+        "and the LMS/SS/ICAT metrics), so this release has no `lm_eval/` folder; 🤗 datasets "
+        "reads the JSON document but not as items, since every item nests its sentences. Read "
+        "it with `json.load` (the upstream `dev.json` layout: `data.intrasentence` and "
+        "`data.intersentence`, each item with its `sentences` and their `gold_label`), or with "
+        "`curate.formats.read_dataset(FILE)`, and score it with `curate score` (stereoset-mlm "
+        "or stereoset-clm)."
+    ),
     item_type=StereoSetItem,
     columns=COLUMNS,
     labels=DOMAINS,
     lint=PROFILE,
     scoring=Scoring(
         pair_methods=False,
-        methods=("stereoset-mlm", "stereoset-clm"),
+        # its own methods (curate.score.methods.METHODS), each kind's official one first
+        methods=(
+            "stereoset-mlm",
+            "stereoset-mlm-biasbench",
+            "stereoset-pll",
+            "stereoset-clm",
+            "stereoset-clm-context-ratio",
+            "stereoset-clm-conditional",
+        ),
         choice="stereoset-mlm (masked LMs) or stereoset-clm (causal LMs), chosen by the model",
         score_file=_score_file,
         diff_report=_diff_report,

@@ -8,8 +8,17 @@ from __future__ import annotations
 
 from curate.benchmarks.spec import Benchmark, LintProfile, Scoring
 from curate.benchmarks.winobias.columns import COLUMNS
-from curate.benchmarks.winobias.io import FORMATS, NAME, SUBSETS, SUFFIXES, detect, read, write
-from curate.benchmarks.winobias.metrics import render_stats, winobias_stats
+from curate.benchmarks.winobias.io import (
+    FORMATS,
+    NAME,
+    SUBSETS,
+    SUFFIXES,
+    detect,
+    read,
+    write,
+    write_files,
+)
+from curate.benchmarks.winobias.metrics import render_stats, type_of, winobias_stats
 from curate.benchmarks.winobias.rules import RULES, SHARED_SELECT
 from curate.pairs import Pair
 
@@ -34,11 +43,19 @@ BENCHMARK = Benchmark(
     detect=detect,
     read=read,
     write=write,
+    write_files=write_files,
+    release_note=(
+        "lm-evaluation-harness has no task of WinoBias' shape (pro/anti sentence pairs; its "
+        "`winogender` tasks are other sentences), so this release has no `lm_eval/` folder. Read the text files with "
+        "`curate.benchmarks.winobias.io.read_winobias(FOLDER)`, or pair line i of each "
+        "`pro_stereotyped_*` file with line i of its `anti_stereotyped_*` twin (the brackets "
+        "mark the mentions), and score them with `curate score`."
+    ),
     item_type=Pair,
     columns=COLUMNS,
     labels=SUBSETS,
     lint=LintProfile(select=SHARED_SELECT, rules=RULES),
-    scoring=Scoring(pair_methods=True),
+    scoring=Scoring(pair_methods=True, groups=type_of),
     stats=winobias_stats,
     report_section=render_stats,
     fetch_sources=SOURCES,

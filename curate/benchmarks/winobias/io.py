@@ -27,7 +27,7 @@ from pathlib import Path
 from curate.benchmarks.winobias.columns import COLUMNS as COLUMN_TABLE
 from curate.benchmarks.winobias.occupations import FEMALE_FILE, MALE_FILE, Occupations
 from curate.errors import InputError, UsageError
-from curate.fileio import read_text_utf8, write_text_atomic
+from curate.fileio import read_text_utf8, write_bytes_atomic
 from curate.formats.dataset import Dataset, Shape
 from curate.pairs import Pair
 
@@ -46,7 +46,8 @@ _NAME = re.compile(r"^(pro|anti)_stereotyped_type([12])\.txt\.(dev|test)$")
 _LINE = re.compile(r"^(\d+) (\S.*)$")
 #: Columns of the shape (the CrowS-Pairs fields a WinoBias pair fills; ids are not a column).
 COLUMNS = tuple(c.name for c in COLUMN_TABLE if c.field != "pair_id")
-#: Pair ids: type * 10000 + (0 for dev, 5000 for test) + line number (10001 = type 1, dev, line 1).
+#: Pair ids: type * 10000 + (0 for dev, 5000 for test) + line number (10001 = type 1, dev, line 1;
+#: the number the line carries, so that a revised file with dropped lines keeps its ids).
 _ID_BASE = {"dev": 0, "test": 5000}
 
 
@@ -155,6 +156,8 @@ def make_pair(
             ("occupation_gender", gender),
             ("anti_occupation", anti_occupation),
             ("anti_occupation_gender", anti_gender),
+            # the sentences the mention spans index, so that spans survive an edited sentence
+            ("mention_text", (more.text, less.text)),
         ),
     )
 
@@ -178,7 +181,7 @@ def read_subset(
             f"{anti}: {len(anti_lines)} lines, but {pro} has {len(pro_lines)}; line i of the two "
             "files must be the two sentences of pair i"
         )
-    pairs = []
+    parsed = []
     for i, (a, b) in enumerate(zip(pro_lines, anti_lines, strict=True), start=1):
         more = parse_line(a, f"{pro}: line {i}")
         less = parse_line(b, f"{anti}: line {i}")
@@ -187,10 +190,22 @@ def read_subset(
                 f"{anti}: line {i} is numbered {less.number}, but line {i} of {pro} is numbered "
                 f"{more.number}; the files are not aligned"
             )
-        pairs.append(
-            make_pair(more, less, pair_id(type_, split, i), subset(type_, split), i, occupations)
+        parsed.append((more, less))
+    # The upstream files number their lines 1..n; a revised file keeps those numbers when a
+    # pair is dropped, so the numbers (when distinct) are the ids' line, else the position.
+    numbers = [int(more.number) for more, _ in parsed]
+    by_number = len(set(numbers)) == len(numbers) and all(0 < n < 5000 for n in numbers)
+    return [
+        make_pair(
+            more,
+            less,
+            pair_id(type_, split, numbers[i - 1] if by_number else i),
+            subset(type_, split),
+            i,
+            occupations,
         )
-    return pairs
+        for i, (more, less) in enumerate(parsed, start=1)
+    ]
 
 
 def _twin(path: Path) -> tuple[Path, Path, int, str]:
@@ -267,6 +282,37 @@ def extra_of(pair: Pair) -> dict:
     return dict(pair.extra)
 
 
+def moved_spans(
+    spans: tuple[tuple[int, int], ...], old: str, new: str
+) -> tuple[tuple[int, int], ...]:
+    """``spans`` of ``old`` moved onto ``new`` (an edited ``old``: a lint fix, a decision), by
+    the alignment of the two texts, so the brackets stay around the same words (without the
+    whitespace at their edges, which an edit of whitespace may leave ambiguous)."""
+    if old == new:
+        return spans
+    from difflib import SequenceMatcher
+
+    opcodes = SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+
+    def move(x: int, end: bool) -> int:
+        for tag, i1, i2, j1, j2 in opcodes:
+            inside = i1 < x <= i2 if end else i1 <= x < i2
+            if inside:
+                return j1 + (x - i1) if tag == "equal" else (j2 if end else j1)
+        return len(new) if end else 0
+
+    result = []
+    for a, b in ((move(a, False), move(b, True)) for a, b in spans):
+        # where the edit was whitespace at a bracket, the brackets hug the words
+        while a < b and new[a].isspace():
+            a += 1
+        while a < b and new[b - 1].isspace():
+            b -= 1
+        if a < b:
+            result.append((a, b))
+    return tuple(result)
+
+
 def format_subset(pairs: list[Pair], side: str) -> str:
     """The text of one side (``pro``/``anti``) of a subset's pairs, as WinoBias writes it."""
     lines = []
@@ -274,12 +320,34 @@ def format_subset(pairs: list[Pair], side: str) -> str:
         extra = extra_of(pair)
         text = pair.sent_more if side == "pro" else pair.sent_less
         number = extra.get("number", str(extra.get("line", pair.pair_id % 5000)))
-        lines.append(f"{number} {bracketed(text, extra.get(f'{side}_mentions', ()))}\n")
+        spans = tuple(extra.get(f"{side}_mentions", ()))
+        read_texts = extra.get("mention_text")
+        if read_texts:
+            spans = moved_spans(spans, read_texts[0 if side == "pro" else 1], text)
+        lines.append(f"{number} {bracketed(text, spans)}\n")
     return "".join(lines)
 
 
+def write_files(dataset: Dataset, fmt: str = FORMAT) -> dict[str, bytes]:
+    """The WinoBias files of the pairs, one pro and one anti per subset present, by file name.
+
+    The bracketed mentions come back from the spans, so an unchanged dataset is written byte
+    for byte as it was read (a bracket error the reader dropped is the exception).
+    """
+    files: dict[str, bytes] = {}
+    for type_ in TYPES:
+        for split in SPLITS:
+            pairs = [p for p in dataset.pairs if p.bias_type == subset(type_, split)]
+            if not pairs:
+                continue
+            for side in ("pro", "anti"):
+                name = FILE_NAME.format(side=side, type=type_, split=split)
+                files[name] = format_subset(pairs, side).encode("utf-8")
+    return files
+
+
 def write(dataset: Dataset, fmt: str = FORMAT) -> bytes:
-    """Refused: a WinoBias dataset is several files (:func:`write_winobias` writes a folder)."""
+    """Refused: a WinoBias dataset is several files (:func:`write_files` gives them)."""
     raise UsageError(
         "a WinoBias dataset is several text files: write it to a directory, or choose a "
         "one-file shape with --output-format (csv, jsonl, parquet)"
@@ -287,21 +355,11 @@ def write(dataset: Dataset, fmt: str = FORMAT) -> bytes:
 
 
 def write_winobias(dataset: Dataset, directory: Path | str) -> list[Path]:
-    """Write the pairs into ``directory`` as WinoBias files, one pro and one anti per subset.
-
-    The bracketed mentions come back from the spans, so an unchanged dataset is written byte
-    for byte as it was read (a bracket error the reader dropped is the exception).
-    """
+    """Write the pairs into ``directory`` as WinoBias files (:func:`write_files`)."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     written = []
-    for type_ in TYPES:
-        for split in SPLITS:
-            pairs = [p for p in dataset.pairs if p.bias_type == subset(type_, split)]
-            if not pairs:
-                continue
-            for side in ("pro", "anti"):
-                target = directory / FILE_NAME.format(side=side, type=type_, split=split)
-                write_text_atomic(target, format_subset(pairs, side))
-                written.append(target)
+    for name, data in write_files(dataset).items():
+        write_bytes_atomic(directory / name, data)
+        written.append(directory / name)
     return written

@@ -45,6 +45,13 @@ def by_type(scores: Iterable[PairScore]) -> dict[str, Any]:
     return result
 
 
+def type_of(subset_name: str) -> tuple[str, ...]:
+    """The type a subset belongs to (``type1-dev`` -> ``type1``): ``curate score``'s rows of
+    the metric per type over dev and test together (the benchmark's ``Scoring.groups``)."""
+    head, sep, split = subset_name.partition("-")
+    return (head,) if sep and split in SPLITS else ()
+
+
 def winobias_stats(pairs: Sequence[Pair], items: Sequence[Any]) -> dict[str, Any]:
     """Per subset: the gender of the referent's occupation in the pro lines (from the lists
     beside the files; ``unknown`` when the lists are absent or name no mention)."""

@@ -1,0 +1,33 @@
+"""Scoring methods ask the benchmark they belong to (its Scoring.methods), never a name."""
+
+from __future__ import annotations
+
+import pytest
+
+from curate import benchmarks
+from curate.errors import UsageError
+from curate.score.methods import METHODS, methods_for_model
+from curate.score.stereoset_run import stereoset_methods, stereoset_of_kind
+
+
+def test_a_method_belongs_to_the_benchmark_whose_scoring_lists_it() -> None:
+    stereoset = benchmarks.get("stereoset")
+    own = {name for name, m in METHODS.items() if m.dataset == "stereoset"}
+    assert own == set(stereoset.scoring.methods)
+    assert METHODS["pll"].dataset == benchmarks.DEFAULT
+    assert METHODS["clm-sum"].dataset == benchmarks.DEFAULT
+
+
+def test_stereoset_methods_per_kind_official_first() -> None:
+    assert stereoset_of_kind("masked")[0] == "stereoset-mlm"
+    assert stereoset_of_kind("causal")[0] == "stereoset-clm"
+    assert set(stereoset_of_kind("masked")) | set(stereoset_of_kind("causal")) == set(
+        benchmarks.get("stereoset").scoring.methods
+    )
+    with pytest.raises(UsageError, match="StereoSet's own methods"):
+        stereoset_methods(("pll",), "masked", "bert")
+
+
+def test_a_benchmark_method_is_refused_for_pairs_naming_its_benchmark() -> None:
+    with pytest.raises(UsageError, match="scores StereoSet files only; for pairs choose from pll"):
+        methods_for_model(("stereoset-pll",), "masked", "bert")
