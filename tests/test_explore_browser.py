@@ -8,7 +8,6 @@ The page is the one ``curate explore`` wrote for the pipeline run of :mod:`tests
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from typing import Any
 import pytest
 
 from curate.formats import read_pairs
-from tests.support.browser import MISSING, chromium, find_browser, severe_console_messages
+from tests.support.browser import MISSING, chromium, find_browser, severe_console_messages, wait_for
 from tests.test_explore import RAW_CSV, RELEASE_CSV, Project, build_pipeline, cli
 
 pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")
@@ -46,15 +45,6 @@ def driver(tmp_path_factory: pytest.TempPathFactory, downloads: Path) -> Iterato
     with chromium(tmp_path_factory.mktemp("profile"), downloads) as browser:
         yield browser
 
-
-def wait_for(condition, timeout: float = 20.0, what: str = "the page") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def load(driver: Any, project: Project) -> None:
@@ -192,6 +182,11 @@ def test_detail_view(driver: Any, project: Project, tmp_path: Path) -> None:
     no_errors(driver)
 
 
+def shown_shares(driver: Any, cells: dict[str, float]) -> dict[str, float]:
+    """The shares the page shows in ``cells`` (element ids)."""
+    return {cell: float(driver.find_element(By.ID, cell).get_attribute("data-value")) for cell in cells}
+
+
 def test_threshold_slider_gives_the_shares_of_report_json(driver: Any, project: Project) -> None:
     load(driver, project)
     model = project.report["models"][0]
@@ -205,13 +200,15 @@ def test_threshold_slider_gives_the_shares_of_report_json(driver: Any, project: 
             lambda t=threshold: driver.find_element(By.ID, "threshold-value").text == f"{t:g}%",
             what=f"the slider at {threshold}",
         )
-        for v, side in enumerate(("before", "after")):
-            curve = model["threshold_curves"][side]
-            for label in ("biased", "neutral", "non-biased"):
-                cell = driver.find_element(By.ID, f"share-0-{v}-{label}")
-                assert float(cell.get_attribute("data-value")) == curve[label][index], (
-                    threshold, side, label,
-                )
+        expected = {
+            f"share-0-{v}-{label}": model["threshold_curves"][side][label][index]
+            for v, side in enumerate(("before", "after"))
+            for label in ("biased", "neutral", "non-biased")
+        }
+
+        # the label and the shares are redrawn in one frame; on a loaded machine wait for both
+        wait_for(lambda e=expected: shown_shares(driver, e) == e, what=f"the shares at {threshold}")
+        assert shown_shares(driver, expected) == expected, threshold
     moved = {label: model["threshold_curves"]["after"][label][0] for label in ("biased", "neutral")}
     assert moved["neutral"] != model["threshold_curves"]["after"]["neutral"][-1]  # the slider moves pairs
     for v, side in enumerate(("before", "after")):

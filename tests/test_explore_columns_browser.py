@@ -26,6 +26,7 @@ from tests.support.browser import (
     find_browser,
     requested_urls,
     severe_console_messages,
+    wait_for,
 )
 from tests.support.tiny_models import single_thread, tiny_model_dir, training_corpus
 from tests.test_explore import build_pipeline, cli, page_data
@@ -95,17 +96,6 @@ def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     with chromium(tmp_path_factory.mktemp("profile"), network_log=True) as browser:
         yield browser
 
-
-def wait_for(condition, timeout: float = 20.0, what: str = "the page") -> Any:
-    import time
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def load(driver: Any, page: Path) -> None:

@@ -8,9 +8,11 @@ the flags keep Chromium off the network (no background updates, sync or QUIC).
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 DRIVER_NAMES = ("chromedriver", "chromium-driver")
@@ -95,3 +97,14 @@ def requested_urls(driver) -> list[str]:
         if message.get("method") == "Network.requestWillBeSent":
             urls.append(message["params"]["request"]["url"])
     return urls
+
+
+def wait_for(condition, timeout: float = 20.0, what: str = "the page") -> Any:
+    """Poll ``condition`` until it returns something truthy (returned), or fail naming ``what``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
