@@ -281,6 +281,8 @@ class Case:
     #: Why the case fails until phase 2 of issue 14 (then it is an xfail(strict=True)).
     phase2: str | None = None
     marks: tuple = field(default=())
+    #: Words that must NOT be in the output (a wrong hint, a Python-internal message).
+    absent: tuple[str, ...] = ()
 
 
 C = Case
@@ -1210,7 +1212,7 @@ LATER = [
     C(
         "explore-scores-is-a-file",
         ("explore", "raw", "--scores", "pairs.csv"),
-        ("pairs.csv", "no such directory"),
+        ("pairs.csv", "is a file, expected a directory"),
     ),
     C(
         "explore-scores-symlink-loop",
@@ -1396,6 +1398,145 @@ SCORE_GUARDS = [
     ),
 ]
 
+# Issue 25: what a re-probe found (tracebacks, misleading hints, wrong wording).
+DEEP = "[" * 200_000 + "]" * 200_000
+SNAPSHOT_TASK = {
+    "pair_id": 0, "task_id": 1, "sent_more": "A.", "sent_less": "B.", "bias_type": "gender",
+    "direction": "stereo",
+}
+SNAPSHOT_ANSWER = {
+    "pair_id": 0, "task_id": 1, "annotation_id": 1, "annotator": 1, "sent_more": "yes",
+    "sent_less": "no", "minimal": "yes", "bias_type": "yes",
+}
+
+
+def snapshot_with(answer: dict) -> Callable[[Path], None]:
+    doc = {"round": "r1", "source": "x", "tasks": [SNAPSHOT_TASK], "answers": [answer]}
+    return text("annotations/rounds/r1/annotations.json", json.dumps(doc))
+
+
+def stereoset_without(kind: str) -> Callable[[Path], None]:
+    def setup(root: Path) -> None:
+        from tests.support.stereoset_data import stereoset_document, write_stereoset
+
+        document = stereoset_document()
+        del document["data"][kind]
+        write_stereoset(root / "ss.json", document)
+
+    return setup
+
+
+def published_then_edited(root: Path) -> None:
+    result = runner.invoke(app, ["publish", VERSION])
+    assert result.exit_code == 0, result.stderr
+    dist = root / "data" / "clean" / VERSION / "dist"
+    target = next(p for p in sorted(dist.iterdir()) if p.suffix == ".csv")
+    target.write_bytes(target.read_bytes().replace(b"drive", b"ride", 1))
+
+
+def decisions_symlinked_outside(root: Path) -> None:
+    from curate.config import load_config
+
+    outside = root.parent / "outside.jsonl"
+    outside.write_text(json.dumps({"pair_id": 3, "action": "drop", "reason": "x"}) + "\n")
+    (root / "dec.jsonl").symlink_to(outside)
+    cfg = load_config(root)
+    write_recipe(
+        cfg, VERSION, recipe_text(sha256_file(cfg.data), VERSION, decisions=({"file": "dec.jsonl"},))
+    )
+
+
+ISSUE25 = [
+    C(
+        "pull-export-nested-200000-deep",
+        ("annotations", "pull", "--round", "r1", "--from", "deep.json"),
+        ("deep.json", "nested deeper than"),
+        text("deep.json", DEEP),
+    ),
+    C(
+        "tally-snapshot-deep",
+        ("annotations", "tally", "--round", "r1"),
+        ("annotations.json", "nested deeper than"),
+        text("annotations/rounds/r1/annotations.json", DEEP),
+    ),
+    C(
+        "tally-answer-field-a-list",
+        ("annotations", "tally", "--round", "r1"),
+        ("annotations.json", "answer 1", "sent_more"),
+        snapshot_with({**SNAPSHOT_ANSWER, "sent_more": ["yes"]}),
+    ),
+    C(
+        "tally-answer-missing-a-key",
+        ("annotations", "tally", "--round", "r1"),
+        ("annotations.json", "answer 1", "minimal"),
+        snapshot_with({k: v for k, v in SNAPSHOT_ANSWER.items() if k != "minimal"}),
+        absent=("__init__", "positional argument"),
+    ),
+    C(
+        "lint-40-digit-pair-id",
+        (
+            "lint", "big.csv", "--select", "T", "--fix", "-o", "out.parquet",
+            "--output-format", "parquet",
+        ),
+        ("big.csv", "line 2", "pair id", "larger than"),
+        text("big.csv", HEADER + "1" * 40 + GOOD_ROW[1:]),
+    ),
+    C(
+        "stats-stereoset-without-intrasentence",
+        ("stats", "ss.json"),
+        ("ss.json", "data.intrasentence"),
+        stereoset_without("intrasentence"),
+    ),
+    C(
+        "score-stereoset-without-intrasentence",
+        ("score", "ss.json", "-m", TINY),
+        ("ss.json", "data.intrasentence"),
+        stereoset_without("intrasentence"),
+    ),
+    C(
+        "score-cache-is-the-input",
+        ("score", "pairs.csv", "-m", TINY, "--cache", "pairs.csv"),
+        ("pairs.csv", "not a score cache"),
+        absent=("delete",),
+    ),
+    C(
+        "score-cache-is-a-folder-never-delete",
+        ("score", "pairs.csv", "-m", TINY, "--cache", "adir"),
+        ("adir", "is a directory"),
+        directory("adir"),
+        absent=("delete",),
+    ),
+    C(
+        "score-cache-is-a-text-file",
+        ("score", "pairs.csv", "-m", TINY, "--cache", "notes.txt"),
+        ("notes.txt", "not a score cache"),
+        text("notes.txt", "my notes\n"),
+        absent=("delete",),
+    ),
+    C(
+        "publish-after-a-hand-edit",
+        ("publish", VERSION),
+        ("SHA256SUMS", "no longer matches"),
+        published_then_edited,
+    ),
+    C("stats-empty-jsonl", ("stats", "e.jsonl"), ("e.jsonl", "empty"), text("e.jsonl", ""),
+      absent=("CrowS-Pairs CSV",)),
+    C("stats-empty-parquet", ("stats", "e.parquet"), ("e.parquet", "empty"),
+      text("e.parquet", ""), absent=("CrowS-Pairs CSV",)),
+    C(
+        "lint-header-only",
+        ("lint", "header.csv"),
+        ("header.csv", "no pairs"),
+        text("header.csv", HEADER),
+    ),
+    C(
+        "publish-decisions-symlinked-out-of-the-project",
+        ("publish", VERSION),
+        ("dec.jsonl", "outside the project"),
+        decisions_symlinked_outside,
+    ),
+]
+
 CASES = [
     *BAD_CSV,
     *BAD_OUTPUTS,
@@ -1408,6 +1549,7 @@ CASES = [
     *MORE,
     *LATER,
     *SCORE_GUARDS,
+    *ISSUE25,
 ]
 
 
@@ -1465,6 +1607,8 @@ def test_hostile_input(case: Case, project: Path) -> None:
         assert lines[0].startswith("error: "), lines[0]
     for words in case.expect:
         assert words in stderr, f"{words!r} not in stderr:\n{stderr}"
+    for words in case.absent:
+        assert words not in stderr, f"{words!r} in stderr:\n{stderr}"
 
     changed = sorted(p for p in before if after.get(p) != before[p])
     assert not changed, f"pre-existing files changed or removed: {changed}"

@@ -113,13 +113,51 @@ class Snapshot:
                 round=str(value["round"]),
                 source=str(value.get("source", "")),
                 tasks=[_stored_task(t) for t in value["tasks"]],
-                answers=[Answer(**a) for a in value["answers"]],
+                answers=[_stored_answer(a, i) for i, a in enumerate(value["answers"], 1)],
                 cancelled=int(value.get("cancelled", 0)),
                 problems=[Problem(**p) for p in value.get("problems", [])],
                 not_exported=[int(p) for p in value.get("not_exported", [])],
             )
         except (TypeError, ValueError) as exc:
             raise InputError(f"{source}: malformed annotations snapshot ({exc})") from None
+
+
+#: The type of every field of a stored answer (a hand edit may break any of them).
+_ANSWER_TYPES: dict[str, tuple[type, ...]] = {
+    "pair_id": (int,),
+    "task_id": (int,),
+    "annotation_id": (int,),
+    "annotator": (int, str),
+    "sent_more": (str,),
+    "sent_less": (str,),
+    "minimal": (str,),
+    "bias_type": (str,),
+    "corrected_more": (str, type(None)),
+    "corrected_less": (str, type(None)),
+}
+_ANSWER_OPTIONAL = {"corrected_more", "corrected_less"}
+
+
+def _stored_answer(record: Any, number: int) -> Answer:
+    """Answer ``number`` (1-based) of a stored snapshot, every field checked by type, so a
+    hand-edited list or a missing key is named instead of failing later in a tally."""
+    if not isinstance(record, dict):
+        raise ValueError(f"answer {number} is not an object")
+    for key, types in _ANSWER_TYPES.items():
+        if key not in record:
+            if key in _ANSWER_OPTIONAL:
+                continue
+            raise ValueError(f"answer {number}: missing key {key!r}")
+        value = record[key]
+        if isinstance(value, bool) or not isinstance(value, types):
+            wanted = " or ".join("null" if t is type(None) else t.__name__ for t in types)
+            raise ValueError(
+                f"answer {number}: {key} must be {wanted}, got {type(value).__name__}"
+            )
+    unknown = sorted(set(record) - set(_ANSWER_TYPES))
+    if unknown:
+        raise ValueError(f"answer {number}: unknown key {unknown[0]!r}")
+    return Answer(**record)
 
 
 def _stored_task(record: dict[str, Any]) -> TaskInfo:

@@ -20,7 +20,7 @@ from curate.commands.common import (
     out,
     split_codes,
 )
-from curate.errors import UsageError, user_text
+from curate.errors import InputError, UsageError, user_text
 from curate.fileio import real_path, write_text_atomic
 from curate.formats import Dataset, write_dataset
 from curate.lint import LintSettings, all_rules, fix_pairs, lint_pairs, report, settings_from_table
@@ -142,6 +142,8 @@ def _lint_and_report(
     statistics: bool,
     fmt: TableFormat,
 ) -> None:
+    if not dataset.pairs and not dataset.intersentence:  # as stats and score refuse it
+        raise InputError(f"{path}: no pairs (the file holds only a header)")
     settings, skipped = skip_unavailable(settings, dataset.fields)
     notes = [s.note() for s in skipped]
     pairs = list(dataset.pairs)

@@ -68,6 +68,15 @@ def _read_bytes(path: Path) -> bytes:
         raise InputError(f"{path}: permission denied") from None
 
 
+#: What an empty file of these suffixes was meant to be (other suffixes are read as CSV).
+_EMPTY_KIND = {
+    ".jsonl": "JSON lines, one pair per line",
+    ".json": "a JSON document (StereoSet) or JSON lines",
+    ".parquet": "a Parquet file",
+    ".tsv": "a tab-separated file with a header",
+}
+
+
 def read_dataset(path: Path | str, input_format: str | None = None) -> Dataset:
     """Read a dataset file in any known shape (detected from content unless forced)."""
     path = Path(path)
@@ -77,6 +86,8 @@ def read_dataset(path: Path | str, input_format: str | None = None) -> Dataset:
             f"unknown input format {input_format!r}; expected one of {', '.join(INPUT_FORMATS)}"
         )
     data = _read_bytes(path)
+    if not data.strip() and (kind := _EMPTY_KIND.get(path.suffix.lower())):
+        raise InputError(f"{source}: the file is empty; expected {kind}")
     fmt = input_format or detect_format(data)
     if fmt in ("parquet", "hf-parquet"):
         return read_parquet(path, source, forced_hf=True if fmt == "hf-parquet" else None)

@@ -25,6 +25,7 @@ from curate.pairs import (
     _RowError,
     sentence_control_characters,
 )
+from curate.records import MAX_ID
 
 #: Columns every shape must have.
 REQUIRED_COLUMNS: tuple[str, ...] = ("sent_more", "sent_less", "stereo_antistereo", "bias_type")
@@ -140,6 +141,8 @@ def _pair_id(value: Any) -> int:
         raise _RowError(f"pair id {value!r} is not an integer")
     if pair_id < 0:
         raise _RowError(f"pair id {value!r} is not a non-negative integer")
+    if pair_id > MAX_ID:
+        raise _RowError(f"pair id {str(value)[:30]}... is larger than {MAX_ID:,} (2^63-1)")
     return pair_id
 
 

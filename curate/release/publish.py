@@ -149,6 +149,18 @@ def verify_release(dist: Path) -> None:
             raise ReleaseError(f"{path}: sha256 does not match {SUMS_NAME}; the release was edited")
 
 
+def _edited_after_publishing(dist: Path, name: str) -> bool:
+    """Whether ``dist/name`` differs from the digest its release's SHA256SUMS records."""
+    sums = dist / SUMS_NAME
+    if name == SUMS_NAME or not sums.is_file():
+        return False
+    for line in sums.read_text(encoding="utf-8", errors="replace").splitlines():
+        digest, sep, listed = line.partition("  ")
+        if sep and listed == name:
+            return sha256_file(dist / name) != digest
+    return False
+
+
 def _previous(
     cfg: Config, recipe: Recipe, revision: Revision
 ) -> tuple[str, list[Pair], str | None, dict[str, Any]]:
@@ -337,6 +349,12 @@ def publish(
             if not path.is_file():
                 missing.append(name)
             elif path.read_bytes() != build.files[name]:
+                if _edited_after_publishing(dist, name):
+                    raise ReleaseError(
+                        f"{path}: no longer matches its own {SUMS_NAME} (edited after "
+                        f"publishing); a published version is immutable: restore the file, or "
+                        f"remove {dist} to publish {version} again"
+                    )
                 was, now = old.get("tool", {}), build.manifest["tool"]
                 raise ReleaseError(
                     f"{path}: rebuilding {version} from the same inputs gives different bytes "

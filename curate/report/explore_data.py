@@ -80,8 +80,12 @@ def read_score_dir(directory: Path) -> list[ScoreSet]:
     from curate.score.files import read_scores_csv
 
     directory = Path(directory)
-    if not input_exists(directory) or not directory.is_dir():
+    if not input_exists(directory):
         raise InputError(f"{directory}: no such directory (expected a `curate score --out` one)")
+    if not directory.is_dir():
+        raise InputError(
+            f"{directory}: is a file, expected a directory (a `curate score --out` one)"
+        )
     candidates = [directory] if (directory / "scores.csv").is_file() else sorted(
         p for p in directory.iterdir() if (p / "scores.csv").is_file()
     )
