@@ -1405,8 +1405,8 @@ SNAPSHOT_TASK = {
     "direction": "stereo",
 }
 SNAPSHOT_ANSWER = {
-    "pair_id": 0, "task_id": 1, "annotation_id": 1, "annotator": 1, "sent_more": "yes",
-    "sent_less": "no", "minimal": "yes", "bias_type": "yes",
+    "pair_id": 0, "task_id": 1, "annotation_id": 1, "annotator": 1, "sent_more": "demonstrates",
+    "sent_less": "violates", "minimal": "yes", "bias_type": "gender",
 }
 
 
@@ -1463,7 +1463,13 @@ ISSUE25 = [
         "tally-answer-field-a-list",
         ("annotations", "tally", "--round", "r1"),
         ("annotations.json", "answer 1", "sent_more"),
-        snapshot_with({**SNAPSHOT_ANSWER, "sent_more": ["yes"]}),
+        snapshot_with({**SNAPSHOT_ANSWER, "sent_more": ["demonstrates"]}),
+    ),
+    C(
+        "tally-answer-unknown-label",
+        ("annotations", "tally", "--round", "r1"),
+        ("annotations.json", "answer 1", "minimal", "expected one of"),
+        snapshot_with({**SNAPSHOT_ANSWER, "minimal": "perhaps"}),
     ),
     C(
         "tally-answer-missing-a-key",
@@ -1528,6 +1534,21 @@ ISSUE25 = [
         ("lint", "header.csv"),
         ("header.csv", "no pairs"),
         text("header.csv", HEADER),
+    ),
+    C(
+        "score-markup-bias-type",
+        ("score", "mk.csv", "-m", TINY, "--no-cache"),
+        ("[/x]",),
+        text("mk.csv", HEADER + GOOD_ROW.replace(",gender,", ",[/x],", 1)),
+        code=0,
+    ),
+    C("lint-formula-sentence", ("lint", "pairs.csv", "--select", "T012"), ("T012",), code=1),
+    C(
+        "tally-formula-correction",
+        ("annotations", "tally", "--round", "r1"),
+        ("task 1 (pair 0)", "formula"),
+        snapshot_with({**SNAPSHOT_ANSWER, "corrected_more": '=cmd|"/c calc"!A1 x.'}),
+        code=0,
     ),
     C(
         "publish-decisions-symlinked-out-of-the-project",
@@ -1602,6 +1623,10 @@ def test_hostile_input(case: Case, project: Path) -> None:
     assert "Traceback" not in result.output + stderr
     assert result.exit_code == case.code, (result.exit_code, stderr, result.stdout)
     lines = [line for line in stderr.splitlines() if line.strip()]
+    if case.code != 2:  # the stated success (0) or findings (1): the words, no traceback
+        for words in case.expect:
+            assert words in result.output + stderr, f"{words!r} not in:\n{result.output}{stderr}"
+        return
     if not case.usage:
         assert len(lines) == 1, f"expected one line on stderr, got:\n{stderr}"
         assert lines[0].startswith("error: "), lines[0]
@@ -1738,3 +1763,33 @@ def test_markup_in_a_sources_registry_is_shown_literally(project: Path) -> None:
     result = runner.invoke(app, ["fetch", "--list"], terminal_width=300)
     assert result.exit_code == 0, result.stderr
     assert "[bold][/x]" in result.stdout
+
+
+@pytest.mark.slow
+def test_score_csv_neutralises_formula_cells(project: Path) -> None:
+    """Issue 25 item 14: sentences that a spreadsheet runs come out as text, and read back."""
+    import csv
+    from dataclasses import replace
+
+    from curate.score.files import read_scores_csv
+    from tests.support.tiny_models import tiny_model_dir
+
+    hostile = ('=HYPERLINK("http://x") Women drive.', "+cmd|' /c calc'!A1", "@SUM(1) men.")
+    write_pairs([replace(PAIRS[0], pair_id=i, sent_more=s) for i, s in enumerate(hostile)],
+                project / "f.csv")
+    result = runner.invoke(
+        app, ["score", "f.csv", "-m", str(tiny_model_dir("bert")), "--no-cache", "-o", "out"]
+    )
+    assert result.exit_code == 0, result.stderr
+    [scores] = list((project / "out").glob("*/scores.csv"))
+    cells = [row["sent_more"] for row in csv.DictReader(scores.open(encoding="utf-8"))]
+    assert all(cell.startswith("'") for cell in cells), cells
+    assert [s.sent_more for s in read_scores_csv(scores)] == list(hostile)
+
+
+def test_formula_neutralisation_round_trips() -> None:
+    from curate.cells import neutralise_formula, restore_formula
+
+    for cell in ("=1", "'=1", "''@x", "plain", "'quoted'", "-", "", "\tx", "a=b"):
+        assert restore_formula(neutralise_formula(cell)) == cell
+        assert not neutralise_formula(cell).startswith(("=", "+", "-", "@", "\t", "\r"))

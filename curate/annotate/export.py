@@ -28,8 +28,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from curate.annotate.form import CHOICES, SENTENCE_ROLES, TEXTAREAS
+from curate.annotate.form import CHOICES, QUESTION_LABELS, SENTENCE_ROLES, TEXTAREAS
 from curate.annotate.tasks import task_pair_id
+from curate.cells import starts_formula
 from curate.errors import InputError
 from curate.pairs import DIRECTIONS
 
@@ -101,6 +102,23 @@ class Snapshot:
             "problems": [asdict(p) for p in self.problems],
         }
 
+    def formula_corrections(self) -> list[str]:
+        """One warning per correction that begins with a spreadsheet formula character: it
+        would become a dataset cell that runs as a formula when the release is opened."""
+        warnings = []
+        for answer in self.answers:
+            for role, text in (
+                ("sent_more", answer.corrected_more),
+                ("sent_less", answer.corrected_less),
+            ):
+                if text and starts_formula(text):
+                    warnings.append(
+                        f"task {answer.task_id} (pair {answer.pair_id}): annotator "
+                        f"{answer.annotator}'s correction of {role} begins with {text[0]!r}, "
+                        "a spreadsheet formula character; check it before it reaches a release"
+                    )
+        return warnings
+
     @classmethod
     def from_dict(cls, value: Any, source: str = "snapshot") -> Snapshot:
         """Read a snapshot written by :meth:`to_dict`; a clear error when it is not one."""
@@ -153,6 +171,12 @@ def _stored_answer(record: Any, number: int) -> Answer:
             wanted = " or ".join("null" if t is type(None) else t.__name__ for t in types)
             raise ValueError(
                 f"answer {number}: {key} must be {wanted}, got {type(value).__name__}"
+            )
+    for question, labels in QUESTION_LABELS.items():
+        if record[question] not in labels:
+            raise ValueError(
+                f"answer {number}: {question} is {record[question]!r:.40}, expected one of "
+                f"{', '.join(labels)}"
             )
     unknown = sorted(set(record) - set(_ANSWER_TYPES))
     if unknown:

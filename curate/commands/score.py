@@ -276,7 +276,7 @@ def _render(summaries: list[dict[str, Any]], source: str, threshold: float) -> N
         rows = [
             {r["bias_type"]: r for r in s["summary"]["bias_types"]}[bias_type] for s in summaries
         ]
-        table.add_row(bias_type, str(rows[0]["n"]), *(_pct(r["score"]) for r in rows))
+        table.add_row(escape(bias_type), str(rows[0]["n"]), *(_pct(r["score"]) for r in rows))
     table.add_row("ties", "", *(str(s["summary"]["ties"]) for s in summaries), end_section=True)
     table.add_row(
         "mean confidence",
