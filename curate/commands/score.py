@@ -35,6 +35,7 @@ from curate.commands.common import (
 )
 from curate.commands.scoring import run_scoring
 from curate.errors import InputError, UsageError
+from curate.fileio import check_output_dir
 from curate.formats import read_dataset
 from curate.modelnames import model_slug
 from curate.pairs import BIAS_TYPES, log_warnings
@@ -179,6 +180,7 @@ def score(
         raise UsageError(f"two models would share an output directory: {', '.join(slugs)}")
     dataset = read_dataset(path, input_format)
     out_dir = out_dir or cfg.output_dir / "score" / path.stem
+    check_output_dir(out_dir)  # a folder that cannot be written fails now, not after scoring
     cache_path = score_cache_path(cfg, cache, no_cache)
     if dataset.shape.format == "stereoset":  # StereoSet's own methods and metrics
         from curate.commands.stereoset import score_stereoset_file

@@ -25,7 +25,7 @@ from typing import Any
 from curate import __version__
 from curate.config import Config
 from curate.errors import CurateError, InputError
-from curate.fileio import sha256_file, write_bytes_atomic
+from curate.fileio import check_output_dir, sha256_file, write_bytes_atomic
 from curate.pairs import COLUMNS, Pair, read_pairs
 from curate.release.card import changelog_entry, render_card, render_changelog
 from curate.release.pairdiff import diff_pairs
@@ -321,6 +321,7 @@ def publish(
 ) -> PublishResult:
     """Build ``version`` into ``data/clean/<version>/dist/``, honouring immutability."""
     target = version_dir(cfg, version)
+    check_output_dir(target / "dist")  # a read-only or full target fails before the build
     build = build_release(cfg, version, raw, progress)
     remove_stale(target)  # staging left by a killed publish
     dist = target / "dist"
