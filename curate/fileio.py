@@ -573,12 +573,16 @@ def staged_output_dir(
         try:
             if carry and path.is_dir():
                 for entry in sorted(os.listdir(path)):
-                    if entry not in members:
+                    if entry not in members and not _temporary_of(entry, members):
                         _carry_over(path / entry, staged / entry)
             yield staged
             if carry and path.is_dir():
                 for entry in os.listdir(path):  # appeared during the block (another program)
-                    if entry not in members and not os.path.lexists(staged / entry):
+                    if (
+                        entry not in members
+                        and not _temporary_of(entry, members)
+                        and not os.path.lexists(staged / entry)
+                    ):
                         _carry_over(path / entry, staged / entry)
             os.chmod(staged, 0o755)
             _swap_in(staged, path)
@@ -600,6 +604,13 @@ def write_file_set(path: Path | str, files: Mapping[str, str | bytes]) -> list[P
             else:
                 write_bytes_atomic(staged / name, content)
     return [path / name for name in files]
+
+
+def _temporary_of(entry: str, members: set[str]) -> bool:
+    """Whether ``entry`` is a temporary file of a member (left by a killed writer)."""
+    return entry.startswith(".") and entry.endswith((".tmp", ".new")) and any(
+        entry.startswith(f".{member}.") for member in members
+    )
 
 
 def _carry_over(source: Path, target: Path) -> None:
