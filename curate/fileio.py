@@ -481,7 +481,8 @@ def check_output_dir(path: Path | str, need_bytes: int = 0) -> Path:
             raise OutputError(f"{path}: is a symbolic link that does not lead to a folder")
         path = target
     elif st is not None and not stat.S_ISDIR(st.st_mode):
-        raise OutputError(f"{path}: is {_kind(st.st_mode)}, expected a folder for the outputs")
+        kind = "a file" if stat.S_ISREG(st.st_mode) else _kind(st.st_mode)
+        raise OutputError(f"{path}: is not a directory ({kind}); give a folder for the outputs")
     _check_parent(path)
     ancestor = path.parent
     while not ancestor.exists():

@@ -1228,13 +1228,13 @@ LATER = [
     C(
         "explore-out-onto-a-file",
         ("explore", "raw", "-o", "pairs.csv"),
-        ("pairs.csv", "not an explorer site"),
+        ("pairs.csv", "is not a directory"),
     ),
-    C("explore-out-onto-raw", ("explore", "raw", "-o", RAW), (RAW, "not an explorer site")),
+    C("explore-out-onto-raw", ("explore", "raw", "-o", RAW), (RAW, "is not a directory")),
     C(
         "explore-out-onto-its-input",
         ("explore", "pairs.csv", "-o", "pairs.csv"),
-        ("pairs.csv", "not an explorer site"),
+        ("pairs.csv", "is not a directory"),
     ),
     C(
         "report-round-never-tallied",
