@@ -70,7 +70,7 @@ def test_unusable_cache_files_are_clear_errors(tmp_path):
     own = tmp_path / ".curate-cache" / "scores.sqlite"  # in curate's own folder: damaged
     own.parent.mkdir()
     own.write_bytes(b"this is not a database" * 100)
-    with pytest.raises(CacheError, match="not a usable score cache.*delete it"):
+    with pytest.raises(CacheError, match=r"not a usable score cache.*delete it"):
         ScoreCache(own)
     old = tmp_path / "old.sqlite"
     ScoreCache(old).close()
