@@ -446,6 +446,9 @@ def locked_staging_dir(folder: Path, prefix: str, suffix: str) -> Iterator[Path]
 STAGING_SUFFIX = ".staging"
 #: Suffix of an output folder's previous content while it is swapped out (no RENAME_EXCHANGE).
 OLD_SUFFIX = ".old"
+#: At most this many other entries are carried over into a new output set (hard links); more
+#: means the folder is not the outputs' own (a project root), and it is refused.
+MAX_CARRIED = 200
 #: Free space an output folder needs beyond what the caller announces.
 SPACE_MARGIN = 1 << 20
 
@@ -483,6 +486,12 @@ def check_output_dir(path: Path | str, need_bytes: int = 0) -> Path:
     elif st is not None and not stat.S_ISDIR(st.st_mode):
         kind = "a file" if stat.S_ISREG(st.st_mode) else _kind(st.st_mode)
         raise OutputError(f"{path}: is not a directory ({kind}); give a folder for the outputs")
+    here = real_path(Path.cwd())
+    if real_path(path) == here or here.is_relative_to(real_path(path)):
+        raise OutputError(
+            f"{path}: is the current folder or holds it; the outputs are replaced as a whole, "
+            "so give a folder of their own"
+        )
     _check_parent(path)
     ancestor = path.parent
     while not ancestor.exists():
@@ -573,8 +582,14 @@ def staged_output_dir(
             raise _write_error(path, exc) from None
         try:
             if carry and path.is_dir():
-                for entry in sorted(os.listdir(path)):
-                    if entry not in members and not _temporary_of(entry, members):
+                others = [e for e in sorted(os.listdir(path)) if e not in members]
+                if len(others) > MAX_CARRIED or ".git" in others:
+                    raise OutputError(
+                        f"{path}: holds {len(others)} other entries; the outputs are replaced "
+                        "as a whole, so give a folder of their own"
+                    )
+                for entry in others:
+                    if not _temporary_of(entry, members):
                         _carry_over(path / entry, staged / entry)
             yield staged
             if carry and path.is_dir():

@@ -214,3 +214,25 @@ def test_score_cache_in_a_read_only_folder(project: Path, mounts: list[Path]) ->
     )
     one_sentence(result, "ro/c.sqlite", "not writable")
     assert "delete" not in result.stderr
+
+
+def test_the_current_folder_is_never_swapped(project: Path) -> None:
+    """``-o .`` would rename the folder the user is in: refused, one sentence."""
+    from curate.fileio import write_file_set
+
+    with pytest.raises(OutputError, match="current folder"):
+        write_file_set(Path("."), {"report.json": "{}\n"})
+    with pytest.raises(OutputError, match="current folder"):
+        write_file_set(project.parent, {"report.json": "{}\n"})
+
+
+def test_other_files_in_an_output_folder_are_kept(project: Path) -> None:
+    """A user's file beside a report survives the swap (carried over as a hard link)."""
+    from curate.fileio import write_file_set
+
+    (project / "rep").mkdir()
+    (project / "rep" / "notes.txt").write_text("mine\n", encoding="utf-8")
+    inode = (project / "rep" / "notes.txt").stat().st_ino
+    write_file_set(project / "rep", {"report.json": "{}\n"})
+    assert (project / "rep" / "notes.txt").stat().st_ino == inode
+    assert (project / "rep" / "report.json").read_text() == "{}\n"
