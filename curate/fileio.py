@@ -21,6 +21,15 @@ with an :class:`~curate.errors.OutputError` (exit 2):
 
 Commands call :func:`check_output_path` on their output options *before* long work, so a bad
 ``-o`` fails in a second, not after an hour of scoring.
+
+An output of several files (a diff-report, an explorer site, a score folder) is one set:
+:func:`staged_output_dir` / :func:`write_file_set` write it into a hidden, locked sibling
+folder and swap it in with one atomic exchange, so a reader, a full disk or a ``kill -9`` sees
+the old set or the new one, never a mix; :func:`check_output_dir` checks write permission (by
+trying, as root ignores modes) and free space before any work. Every temporary name (a file's
+``.NAME.*.tmp``, a set's ``.NAME.*.staging``, publish's ``.dist-*.tmp``) is locked with
+``flock`` while its writer lives, so the next writer to the same place sweeps what a killed
+run left without touching a live one's.
 """
 
 from __future__ import annotations
