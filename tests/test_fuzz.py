@@ -302,21 +302,25 @@ def test_mutated_label_studio_exports(data: st.DataObject) -> None:
 
 @given(data=st.data())
 def test_mutated_snapshots(data: st.DataObject) -> None:
-    from curate.annotate.agreement import agreement
-    from curate.annotate.export import Snapshot, parse_export
-    from curate.annotate.vote import VoteRule, tally
+    from curate.annotate.export import parse_export
 
     export, tasks = _export()
     stored = parse_export(export, "r1", "export.json", tasks).to_dict()
     value = _mutate_json(data, stored)
 
-    def read_and_tally() -> Any:
-        snapshot = Snapshot.from_dict(value, "annotations.json")
-        tally(snapshot, VoteRule())
-        agreement(snapshot.answers)
-        return snapshot
+    _check("snapshot", value, lambda: _read_and_tally(value))
 
-    _check("snapshot", value, read_and_tally)
+
+def _read_and_tally(value: Any) -> Any:
+    """What ``annotations tally`` does with a stored snapshot."""
+    from curate.annotate.agreement import agreement
+    from curate.annotate.export import Snapshot
+    from curate.annotate.vote import VoteRule, tally
+
+    snapshot = Snapshot.from_dict(value, "annotations.json")
+    tally(snapshot, VoteRule())
+    agreement(snapshot.answers)
+    return snapshot
 
 
 # -- records and recipes ----------------------------------------------------------------------
@@ -365,7 +369,7 @@ def test_mutated_recipes(data: st.DataObject) -> None:
 # -- the corpus of failing inputs the long run found ------------------------------------------
 
 def _replay(target: str, path: Path) -> None:
-    from curate.annotate.export import Snapshot, parse_export
+    from curate.annotate.export import parse_export
     from curate.decisions import read_decisions
     from curate.findings import read_findings
     from curate.formats import read_dataset
@@ -378,7 +382,7 @@ def _replay(target: str, path: Path) -> None:
         _, tasks = _export()
         _check(target, raw, lambda: parse_export(json.loads(raw), "r1", "export.json", tasks))
     elif target == "snapshot":
-        _check(target, raw, lambda: Snapshot.from_dict(json.loads(raw), "annotations.json"))
+        _check(target, raw, lambda: _read_and_tally(json.loads(raw)))
     elif target in ("decisions", "findings"):
         reader = read_decisions if target == "decisions" else read_findings
         _check(target, raw, lambda: reader(_file(f"{target}.jsonl", raw)))

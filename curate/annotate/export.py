@@ -130,14 +130,29 @@ class Snapshot:
             return cls(
                 round=str(value["round"]),
                 source=str(value.get("source", "")),
-                tasks=[_stored_task(t) for t in value["tasks"]],
-                answers=[_stored_answer(a, i) for i, a in enumerate(value["answers"], 1)],
+                tasks=[_stored_task(t, i) for i, t in enumerate(_list(value, "tasks"), 1)],
+                answers=[_stored_answer(a, i) for i, a in enumerate(_list(value, "answers"), 1)],
                 cancelled=int(value.get("cancelled", 0)),
-                problems=[Problem(**p) for p in value.get("problems", [])],
-                not_exported=[int(p) for p in value.get("not_exported", [])],
+                problems=[
+                    _stored_problem(p, i) for i, p in enumerate(_list(value, "problems"), 1)
+                ],
+                not_exported=[_stored_int(p, "not_exported") for p in _list(value, "not_exported")],
             )
         except (TypeError, ValueError) as exc:
             raise InputError(f"{source}: malformed annotations snapshot ({exc})") from None
+
+
+def _list(value: dict[str, Any], key: str) -> list[Any]:
+    items = value.get(key, [])
+    if not isinstance(items, list):
+        raise ValueError(f"{key} must be a list")
+    return items
+
+
+def _stored_int(value: Any, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{key} must hold pair ids (integers), got {type(value).__name__}")
+    return value
 
 
 #: The type of every field of a stored answer (a hand edit may break any of them).
@@ -156,42 +171,73 @@ _ANSWER_TYPES: dict[str, tuple[type, ...]] = {
 _ANSWER_OPTIONAL = {"corrected_more", "corrected_less"}
 
 
-def _stored_answer(record: Any, number: int) -> Answer:
-    """Answer ``number`` (1-based) of a stored snapshot, every field checked by type, so a
-    hand-edited list or a missing key is named instead of failing later in a tally."""
+def _check_types(
+    record: Any, types: dict[str, tuple[type, ...]], optional: set[str], what: str
+) -> dict[str, Any]:
+    """``record`` if it is an object whose fields have ``types``; a ValueError naming ``what``
+    and the field otherwise (a hand edit may break any of them)."""
     if not isinstance(record, dict):
-        raise ValueError(f"answer {number} is not an object")
-    for key, types in _ANSWER_TYPES.items():
+        raise ValueError(f"{what} is not an object")
+    for key, allowed in types.items():
         if key not in record:
-            if key in _ANSWER_OPTIONAL:
+            if key in optional:
                 continue
-            raise ValueError(f"answer {number}: missing key {key!r}")
+            raise ValueError(f"{what}: missing key {key!r}")
         value = record[key]
-        if isinstance(value, bool) or not isinstance(value, types):
-            wanted = " or ".join("null" if t is type(None) else t.__name__ for t in types)
-            raise ValueError(
-                f"answer {number}: {key} must be {wanted}, got {type(value).__name__}"
-            )
+        if isinstance(value, bool) or not isinstance(value, allowed):
+            wanted = " or ".join("null" if t is type(None) else t.__name__ for t in allowed)
+            raise ValueError(f"{what}: {key} must be {wanted}, got {type(value).__name__}")
+    unknown = sorted(set(record) - set(types))
+    if unknown:
+        raise ValueError(f"{what}: unknown key {unknown[0]!r}")
+    return record
+
+
+def _stored_answer(record: Any, number: int) -> Answer:
+    """Answer ``number`` (1-based) of a stored snapshot, every field checked by type and the
+    choices against the form's labels, so a hand edit is named instead of failing in a tally."""
+    record = _check_types(record, _ANSWER_TYPES, _ANSWER_OPTIONAL, f"answer {number}")
     for question, labels in QUESTION_LABELS.items():
         if record[question] not in labels:
             raise ValueError(
                 f"answer {number}: {question} is {record[question]!r:.40}, expected one of "
                 f"{', '.join(labels)}"
             )
-    unknown = sorted(set(record) - set(_ANSWER_TYPES))
-    if unknown:
-        raise ValueError(f"answer {number}: unknown key {unknown[0]!r}")
     return Answer(**record)
 
 
-def _stored_task(record: dict[str, Any]) -> TaskInfo:
+_TASK_TYPES: dict[str, tuple[type, ...]] = {
+    "pair_id": (int,),
+    "task_id": (int, type(None)),
+    "sent_more": (str,),
+    "sent_less": (str,),
+    "bias_type": (str,),
+    "direction": (str,),
+    "finding_codes": (list, tuple),
+}
+_PROBLEM_TYPES: dict[str, tuple[type, ...]] = {
+    "kind": (str,),
+    "message": (str,),
+    "task_id": (int, type(None)),
+    "pair_id": (int, type(None)),
+    "annotation_id": (int, type(None)),
+}
+
+
+def _stored_task(record: Any, number: int = 0) -> TaskInfo:
     """A task of a stored snapshot; snapshots written before rule codes were kept have none."""
-    if not isinstance(record, dict):
-        raise ValueError(f"task {record!r} is not an object")
+    record = _check_types(record, _TASK_TYPES, {"finding_codes"}, f"task {number}")
     codes = record.get("finding_codes", [])
-    if not isinstance(codes, list | tuple) or not all(isinstance(c, str) for c in codes):
-        raise ValueError(f"pair {record.get('pair_id')}: finding_codes must be a list of codes")
+    if not all(isinstance(c, str) for c in codes):
+        raise ValueError(f"task {number}: finding_codes must be a list of codes")
     return TaskInfo(**{**record, "finding_codes": tuple(codes)})
+
+
+def _stored_problem(record: Any, number: int) -> Problem:
+    record = _check_types(
+        record, _PROBLEM_TYPES, {"task_id", "pair_id", "annotation_id"}, f"problem {number}"
+    )
+    return Problem(**record)
 
 
 class _Skip(Exception):

@@ -54,6 +54,11 @@ def parse_delimited(text: str, source: str, fmt: str = "csv") -> Dataset:
         columns = next(reader)
     except csv.Error as exc:
         raise InputError(f"{source}: line 1: malformed CSV header ({exc})") from None
+    if any("\ufeff" in column for column in columns):  # found by tests/test_fuzz.py
+        raise InputError(
+            f"{source}: line 1: a byte-order mark (U+FEFF) inside the header (a file saved "
+            "with two of them?); remove it"
+        )
     header = parse_header(columns, source)
     labels = LabelNormaliser(source)
     pairs = pairs_from_rows(_rows(reader, len(columns), source, columns), header, source, labels)
