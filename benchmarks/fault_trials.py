@@ -47,9 +47,8 @@ def main() -> int:
                 sig = signal.SIGKILL if number % 2 == 0 else signal.SIGINT
                 result = trial(project, command, old, new, rng, sig)
                 outcomes[f"{sig.name} {result.outcome if result.ok else 'FAILED'}"] += 1
-                if not result.ok:
-                    failures += 1
-                    print(f"  {command.name} trial {number}: {result.outcome}", flush=True)
+                failures += not result.ok
+                print(f"  {command.name} trial {number} {sig.name}: {result.outcome}", flush=True)
             figures = ", ".join(f"{k}: {v}" for k, v in sorted(outcomes.items()))
             print(f"{command.name}: {args.trials} trials: {figures}", flush=True)
     return 1 if failures else 0
