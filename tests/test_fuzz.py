@@ -12,9 +12,11 @@ tests/fuzz_corpus/ and replayed by :func:`test_corpus_case` from then on.
 
 from __future__ import annotations
 
+import atexit
 import copy
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import replace
@@ -49,6 +51,7 @@ CORPUS = Path(__file__).parent / "fuzz_corpus"
 #: The last input a target ran on (benchmarks/fuzz.py saves it when the target fails).
 LAST: dict[str, Any] = {}
 _WORK = Path(tempfile.mkdtemp(prefix="curate-fuzz-"))
+atexit.register(shutil.rmtree, _WORK, ignore_errors=True)
 
 # -- inputs -----------------------------------------------------------------------------------
 
