@@ -14,13 +14,15 @@ CURATE := $(BIN)/curate
 LS_VENV ?= .venv-labelstudio
 LABEL_STUDIO_VERSION ?= 1.23.2
 
-.PHONY: help install labelstudio demo test lint clean
+.PHONY: help install labelstudio demo test lint fuzz clean
 
 help:
 	@echo "make demo  - create .venv, install, fetch CrowS-Pairs and run the pipeline on it,"
 	@echo "             then stats and lint on the StereoSet dev set"
 	@echo "make test  - create .venv if needed, install with test extras, run ruff and the tests"
 	@echo "             (also installs the Label Studio server into $(LS_VENV) for the integration tests)"
+	@echo "make fuzz  - fuzz every reader for FUZZ_MINUTES (30) and kill every command 20 times"
+	@echo "             in its write window; failing inputs become tests/fuzz_corpus/ cases"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +60,12 @@ lint: install
 test: install lint labelstudio
 	CURATE_LABEL_STUDIO_BIN="$${CURATE_LABEL_STUDIO_BIN:-$(abspath $(LS_VENV))/bin/label-studio}" \
 		$(BIN)/pytest || [ $$? -eq 5 ]
+
+# The long profile of tests/test_fuzz.py (the bounded one runs in `make test`) and the kill trials.
+FUZZ_MINUTES ?= 30
+fuzz: install
+	$(BIN)/python benchmarks/fuzz.py --minutes $(FUZZ_MINUTES)
+	$(BIN)/python benchmarks/fault_trials.py --trials 20
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .ruff_cache

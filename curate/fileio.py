@@ -21,18 +21,32 @@ with an :class:`~curate.errors.OutputError` (exit 2):
 
 Commands call :func:`check_output_path` on their output options *before* long work, so a bad
 ``-o`` fails in a second, not after an hour of scoring.
+
+An output of several files (a diff-report, an explorer site, a score folder) is one set:
+:func:`staged_output_dir` / :func:`write_file_set` write it into a hidden, locked sibling
+folder and swap it in with one atomic exchange, so a reader, a full disk or a ``kill -9`` sees
+the old set or the new one, never a mix; :func:`check_output_dir` checks write permission (by
+trying, as root ignores modes) and free space before any work. Every temporary name (a file's
+``.NAME.*.tmp``, a set's ``.NAME.*.staging``, publish's ``.dist-*.tmp``) is locked with
+``flock`` while its writer lives, so the next writer to the same place sweeps what a killed
+run left without touching a live one's.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import errno
+import fcntl
+import glob
 import hashlib
 import os
+import shutil
 import stat
 import tempfile
+import time
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO
 
@@ -274,7 +288,7 @@ def _check_parent(path: Path) -> None:
 
 
 #: OS errors that mean "this output cannot be written here" rather than a bug in the caller.
-_WRITE_ERRNOS = frozenset(
+WRITE_ERRNOS = frozenset(
     {
         errno.ENOSPC,
         errno.EDQUOT,
@@ -313,10 +327,15 @@ def atomic_writer(
     path = check_output_path(Path(path), replaces_input=replaces_input)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        sweep_output_file(path)
+        fd, new_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)
+        # locked before it gets its .tmp name, so a concurrent sweep never sees it unlocked
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        lock = os.dup(fd)  # the lock lives until the rename, after the handle is closed
+        tmp = Path(new_name.removesuffix(".new") + ".tmp")
+        os.rename(new_name, tmp)
     except OSError as exc:
         raise _write_error(path, exc) from None
-    tmp = Path(tmp_name)
     try:
         kwargs = {} if "b" in mode else {"encoding": encoding, "newline": ""}
         try:
@@ -327,12 +346,14 @@ def atomic_writer(
             os.chmod(tmp, 0o644)
             os.replace(tmp, path)
         except OSError as exc:
-            if exc.errno not in _WRITE_ERRNOS:
+            if exc.errno not in WRITE_ERRNOS:
                 raise
             raise _write_error(path, exc) from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+    finally:
+        os.close(lock)
 
 
 def write_text_atomic(path: Path, text: str, *, replaces_input: bool = False) -> None:
@@ -375,3 +396,299 @@ def read_text_utf8(path: Path) -> str:
             f"{path}: not UTF-8: invalid byte 0x{data[exc.start]:02x} at byte offset {exc.start} "
             f"(line {line})"
         ) from None
+
+
+# -- staging: one mechanism for every output that must appear whole ---------------------------
+#
+# A staging file or directory is created under a temporary name, locked with ``flock`` for as
+# long as its writer lives (the kernel drops the lock when the process dies, also on kill -9),
+# and only then given its final staging name. Every later writer to the same place sweeps the
+# staging names nobody holds: whatever a killed run left is removed by the next one, and a live
+# writer's staging is never touched.
+
+
+def _try_lock(path: Path) -> int | None:
+    """An fd holding an exclusive lock on ``path`` (a file or a directory); None when another
+    process holds it or it cannot be opened."""
+    try:
+        fd = os.open(path, os.O_RDONLY | (os.O_DIRECTORY if path.is_dir() else 0))
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def remove_stale(folder: Path, pattern: str, min_age: float = 0.0) -> list[Path]:
+    """Remove the entries of ``folder`` matching ``pattern`` that no live process holds (and,
+    for names that exist unlocked for an instant, that are at least ``min_age`` seconds old)."""
+    removed: list[Path] = []
+    try:
+        candidates = sorted(folder.glob(pattern)) if folder.is_dir() else []
+    except OSError:
+        candidates = []
+    for path in candidates:
+        try:
+            if path.is_symlink() or time.time() - path.lstat().st_mtime < min_age:
+                continue
+        except OSError:
+            continue
+        fd = _try_lock(path)
+        if fd is None:
+            continue  # a live writer is using it
+        try:
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+        finally:
+            os.close(fd)
+        removed.append(path)
+    return removed
+
+
+@contextlib.contextmanager
+def locked_staging_dir(folder: Path, prefix: str, suffix: str) -> Iterator[Path]:
+    """A fresh directory ``folder/<prefix>*<suffix>``, locked while the block runs.
+
+    It is created as ``*.new``, locked, then renamed, so no sweep of ``<prefix>*<suffix>`` can
+    see it unlocked. The caller renames it away on success; what is left is removed on exit.
+    """
+    building = Path(tempfile.mkdtemp(prefix=prefix, suffix=".new", dir=folder))
+    fd = os.open(building, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        staged = building.with_name(building.name.removesuffix(".new") + suffix)
+        os.rename(building, staged)
+        try:
+            yield staged
+        finally:
+            shutil.rmtree(staged, ignore_errors=True)
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+        os.close(fd)
+
+
+#: Suffix of the staging directory of an output folder (``.<name>.<random>.staging``).
+STAGING_SUFFIX = ".staging"
+#: Suffix of an output folder's previous content while it is swapped out (no RENAME_EXCHANGE).
+OLD_SUFFIX = ".old"
+#: At most this many other entries are carried over into a new output set (hard links); more
+#: means the folder is not the outputs' own (a project root), and it is refused.
+MAX_CARRIED = 200
+#: Free space an output folder needs beyond what the caller announces.
+SPACE_MARGIN = 1 << 20
+
+
+def _writable_probe(folder: Path) -> OSError | None:
+    """Whether a file can be created in ``folder``, found by trying (root ignores modes)."""
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        return exc
+    return None
+
+
+def check_output_dir(path: Path | str, need_bytes: int = 0) -> Path:
+    """The real folder an output set goes to; an :class:`OutputError` when it cannot be written.
+
+    Called before any long work (scoring, charting). A symbolic link to a folder is followed
+    (the set is written where it points; the link itself is never renamed); a dangling link,
+    a file, or a folder whose parent cannot take a new entry is refused, and so is a disk
+    without ``need_bytes`` (plus a margin) free.
+    """
+    path = Path(path)
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot be used as an output ({exc.strerror})") from None
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        target = real_path(path)
+        if not target.is_dir():
+            raise OutputError(f"{path}: is a symbolic link that does not lead to a folder")
+        path = target
+    elif st is not None and not stat.S_ISDIR(st.st_mode):
+        kind = "a file" if stat.S_ISREG(st.st_mode) else _kind(st.st_mode)
+        raise OutputError(f"{path}: is not a directory ({kind}); give a folder for the outputs")
+    here = real_path(Path.cwd())
+    if real_path(path) == here or here.is_relative_to(real_path(path)):
+        raise OutputError(
+            f"{path}: is the current folder or holds it; the outputs are replaced as a whole, "
+            "so give a folder of their own"
+        )
+    _check_parent(path)
+    ancestor = path.parent
+    while not ancestor.exists():
+        ancestor = ancestor.parent
+    if (problem := _writable_probe(ancestor)) is not None:
+        raise OutputError(f"{path}: the folder {ancestor} is not writable ({problem.strerror})")
+    free = shutil.disk_usage(ancestor).free
+    if free < need_bytes + SPACE_MARGIN:
+        raise OutputError(
+            f"{path}: cannot be written (No space left on device: {free:,} bytes free, "
+            f"about {need_bytes + SPACE_MARGIN:,} needed)"
+        )
+    return path
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two directory entries in one step (Linux ``renameat2(RENAME_EXCHANGE)``).
+
+    False where the system or file system cannot; then the caller swaps with two renames.
+    """
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
+
+
+#: A writer's ``*.new`` name exists unlocked for an instant; older ones were left by a kill.
+UNLOCKED_GRACE = 60.0
+
+
+def sweep_output_file(path: Path) -> None:
+    """Remove the temporary siblings of output file ``path`` that killed writers left."""
+    name = glob.escape(path.name)
+    remove_stale(path.parent, f".{name}.*.tmp")
+    remove_stale(path.parent, f".{name}.*.new", min_age=UNLOCKED_GRACE)
+
+
+def sweep_output_dir(path: Path) -> None:
+    """Remove what killed writers of output folder ``path`` left beside it; a previous content
+    swapped out by a writer killed between its two renames is put back first."""
+    folder, name = path.parent, glob.escape(path.name)
+    for old in sorted(folder.glob(f".{name}.*{OLD_SUFFIX}")) if folder.is_dir() else ():
+        if not os.path.lexists(path) and (fd := _try_lock(old)) is not None:
+            try:
+                os.rename(old, path)
+            except OSError:
+                pass
+            finally:
+                os.close(fd)
+    remove_stale(folder, f".{name}.*{OLD_SUFFIX}")
+    remove_stale(folder, f".{name}.*{STAGING_SUFFIX}")
+    remove_stale(folder, f".{name}.*.new", min_age=UNLOCKED_GRACE)
+
+
+@contextlib.contextmanager
+def staged_output_dir(
+    path: Path | str, members: Iterable[str] | None = (), *, need_bytes: int = 0
+) -> Iterator[Path]:
+    """Write an output folder as a whole: yield a staging folder, then swap it in.
+
+    The block writes the complete set into the yielded folder (a locked sibling
+    ``.<name>.*.staging``); on success it replaces ``path`` in one atomic exchange, so a reader
+    or a ``kill -9`` at any moment sees either the old set or the new one, never a mix. Entries
+    of an existing ``path`` that are not ``members`` (the set's own names) are carried over as
+    hard links, so a folder that also holds other files keeps them; ``members=None`` replaces
+    the folder with exactly what the block wrote (a folder the caller owns whole). Stale staging
+    of killed runs is swept first; an error leaves ``path`` untouched and removes the staging.
+    """
+    path = check_output_dir(path, need_bytes)
+    carry = members is not None
+    members = set(members or ())
+    with contextlib.ExitStack() as stack:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            sweep_output_dir(path)
+            staged = stack.enter_context(
+                locked_staging_dir(path.parent, f".{path.name}.", STAGING_SUFFIX)
+            )
+        except OSError as exc:
+            raise _write_error(path, exc) from None
+        try:
+            if carry and path.is_dir():
+                others = [e for e in sorted(os.listdir(path)) if e not in members]
+                if len(others) > MAX_CARRIED or ".git" in others:
+                    raise OutputError(
+                        f"{path}: holds {len(others)} other entries; the outputs are replaced "
+                        "as a whole, so give a folder of their own"
+                    )
+                for entry in others:
+                    if not _temporary_of(entry, members):
+                        _carry_over(path / entry, staged / entry)
+            yield staged
+            if carry and path.is_dir():
+                for entry in os.listdir(path):  # appeared during the block (another program)
+                    if (
+                        entry not in members
+                        and not _temporary_of(entry, members)
+                        and not os.path.lexists(staged / entry)
+                    ):
+                        _carry_over(path / entry, staged / entry)
+            os.chmod(staged, 0o755)
+            _swap_in(staged, path)
+        except OSError as exc:
+            if isinstance(exc, OutputError) or exc.errno not in WRITE_ERRNOS:
+                raise
+            raise _write_error(path, exc) from None
+
+
+def write_file_set(path: Path | str, files: Mapping[str, str | bytes]) -> list[Path]:
+    """Write ``{name: content}`` into folder ``path`` as one set (see :func:`staged_output_dir`):
+    all new files appear together, or none does. Returns the final paths."""
+    path = Path(path)
+    need = sum(len(c.encode("utf-8") if isinstance(c, str) else c) for c in files.values())
+    with staged_output_dir(path, files, need_bytes=need) as staged:
+        for name, content in files.items():
+            if isinstance(content, str):
+                write_text_atomic(staged / name, content)
+            else:
+                write_bytes_atomic(staged / name, content)
+    return [path / name for name in files]
+
+
+def _temporary_of(entry: str, members: set[str]) -> bool:
+    """Whether ``entry`` is a temporary file of a member (left by a killed writer)."""
+    return entry.startswith(".") and entry.endswith((".tmp", ".new")) and any(
+        entry.startswith(f".{member}.") for member in members
+    )
+
+
+def _carry_over(source: Path, target: Path) -> None:
+    """Hard-link ``source`` (a file, a link or a folder tree) to ``target``."""
+    if source.is_dir() and not source.is_symlink():
+        shutil.copytree(source, target, symlinks=True, copy_function=os.link)
+    elif source.is_symlink():
+        os.symlink(os.readlink(source), target)
+    else:
+        os.link(source, target)
+
+
+def _swap_in(staged: Path, path: Path) -> None:
+    """Put ``staged`` at ``path``; the previous content (if any) ends up at ``staged``."""
+    with contextlib.suppress(OSError):  # make the staged entries durable before they appear
+        fd = os.open(staged, os.O_RDONLY | os.O_DIRECTORY)
+        os.fsync(fd)
+        os.close(fd)
+    if not os.path.lexists(path):
+        os.rename(staged, path)
+        return
+    if _exchange(staged, path):
+        return
+    # No atomic exchange: a locked ``.old`` name, so a kill between the renames is undone by
+    # the next run's sweep (it renames the old content back).
+    old = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=OLD_SUFFIX, dir=path.parent))
+    os.rmdir(old)
+    lock = _try_lock(path)  # held while the old content is away, so no sweep restores it
+    try:
+        os.rename(path, old)
+        os.rename(staged, path)
+        os.rename(old, staged)  # removed with the staging on the way out
+    finally:
+        if lock is not None:
+            os.close(lock)

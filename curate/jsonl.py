@@ -10,6 +10,7 @@ deeper than :data:`MAX_DEPTH`, or a record its parser (a pydantic model, see
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -39,32 +40,42 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _depth(line: str) -> int:
-    """The deepest bracket nesting of a JSON text, outside strings (cheap, no recursion)."""
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _depth(text: str) -> int:
+    """The deepest bracket nesting of a JSON text, outside strings (no recursion)."""
     depth = deepest = 0
-    in_string = escaped = False
-    for char in line:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
+    for match in _BRACKET.finditer(_STRING.sub("", text)):
+        if match.group() in "[{":
             depth += 1
             deepest = max(deepest, depth)
-        elif char in "]}":
+        else:
             depth -= 1
     return deepest
 
 
+def check_depth(text: str) -> None:
+    """A ValueError when ``text`` nests deeper than :data:`MAX_DEPTH` (before parsing it:
+    the json module recurses once per level and dies with RecursionError near 1000)."""
+    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(text) > MAX_DEPTH:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+
+
+def loads_document(text: str) -> Any:
+    """Parse a whole JSON document (an export, a snapshot, a StereoSet file) with the depth
+    limit of the records; ``json.JSONDecodeError`` as usual, a ValueError when too deep."""
+    check_depth(text)
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from None
+
+
 def loads_record(line: str) -> Any:
     """Parse one JSON line strictly; a ValueError saying what is wrong otherwise."""
-    if line.count("[") + line.count("{") > MAX_DEPTH and _depth(line) > MAX_DEPTH:
-        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+    check_depth(line)
     try:
         return json.loads(line, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:

@@ -281,6 +281,8 @@ class Case:
     #: Why the case fails until phase 2 of issue 14 (then it is an xfail(strict=True)).
     phase2: str | None = None
     marks: tuple = field(default=())
+    #: Words that must NOT be in the output (a wrong hint, a Python-internal message).
+    absent: tuple[str, ...] = ()
 
 
 C = Case
@@ -1210,7 +1212,7 @@ LATER = [
     C(
         "explore-scores-is-a-file",
         ("explore", "raw", "--scores", "pairs.csv"),
-        ("pairs.csv", "no such directory"),
+        ("pairs.csv", "is a file, expected a directory"),
     ),
     C(
         "explore-scores-symlink-loop",
@@ -1226,13 +1228,13 @@ LATER = [
     C(
         "explore-out-onto-a-file",
         ("explore", "raw", "-o", "pairs.csv"),
-        ("pairs.csv", "not an explorer site"),
+        ("pairs.csv", "is not a directory"),
     ),
-    C("explore-out-onto-raw", ("explore", "raw", "-o", RAW), (RAW, "not an explorer site")),
+    C("explore-out-onto-raw", ("explore", "raw", "-o", RAW), (RAW, "is not a directory")),
     C(
         "explore-out-onto-its-input",
         ("explore", "pairs.csv", "-o", "pairs.csv"),
-        ("pairs.csv", "not an explorer site"),
+        ("pairs.csv", "is not a directory"),
     ),
     C(
         "report-round-never-tallied",
@@ -1396,6 +1398,166 @@ SCORE_GUARDS = [
     ),
 ]
 
+# Issue 25: what a re-probe found (tracebacks, misleading hints, wrong wording).
+DEEP = "[" * 200_000 + "]" * 200_000
+SNAPSHOT_TASK = {
+    "pair_id": 0, "task_id": 1, "sent_more": "A.", "sent_less": "B.", "bias_type": "gender",
+    "direction": "stereo",
+}
+SNAPSHOT_ANSWER = {
+    "pair_id": 0, "task_id": 1, "annotation_id": 1, "annotator": 1, "sent_more": "demonstrates",
+    "sent_less": "violates", "minimal": "yes", "bias_type": "gender",
+}
+
+
+def snapshot_with(answer: dict) -> Callable[[Path], None]:
+    doc = {"round": "r1", "source": "x", "tasks": [SNAPSHOT_TASK], "answers": [answer]}
+    return text("annotations/rounds/r1/annotations.json", json.dumps(doc))
+
+
+def stereoset_without(kind: str) -> Callable[[Path], None]:
+    def setup(root: Path) -> None:
+        from tests.support.stereoset_data import stereoset_document, write_stereoset
+
+        document = stereoset_document()
+        del document["data"][kind]
+        write_stereoset(root / "ss.json", document)
+
+    return setup
+
+
+def published_then_edited(root: Path) -> None:
+    result = runner.invoke(app, ["publish", VERSION])
+    assert result.exit_code == 0, result.stderr
+    dist = root / "data" / "clean" / VERSION / "dist"
+    target = next(p for p in sorted(dist.iterdir()) if p.suffix == ".csv")
+    target.write_bytes(target.read_bytes().replace(b"drive", b"ride", 1))
+
+
+def decisions_symlinked_outside(root: Path) -> None:
+    from curate.config import load_config
+
+    outside = root.parent / "outside.jsonl"
+    outside.write_text(json.dumps({"pair_id": 3, "action": "drop", "reason": "x"}) + "\n")
+    (root / "dec.jsonl").symlink_to(outside)
+    cfg = load_config(root)
+    write_recipe(
+        cfg, VERSION, recipe_text(sha256_file(cfg.data), VERSION, decisions=({"file": "dec.jsonl"},))
+    )
+
+
+ISSUE25 = [
+    C(
+        "pull-export-nested-200000-deep",
+        ("annotations", "pull", "--round", "r1", "--from", "deep.json"),
+        ("deep.json", "nested deeper than"),
+        text("deep.json", DEEP),
+    ),
+    C(
+        "tally-snapshot-deep",
+        ("annotations", "tally", "--round", "r1"),
+        ("annotations.json", "nested deeper than"),
+        text("annotations/rounds/r1/annotations.json", DEEP),
+    ),
+    C(
+        "tally-answer-field-a-list",
+        ("annotations", "tally", "--round", "r1"),
+        ("annotations.json", "answer 1", "sent_more"),
+        snapshot_with({**SNAPSHOT_ANSWER, "sent_more": ["demonstrates"]}),
+    ),
+    C(
+        "tally-answer-unknown-label",
+        ("annotations", "tally", "--round", "r1"),
+        ("annotations.json", "answer 1", "minimal", "expected one of"),
+        snapshot_with({**SNAPSHOT_ANSWER, "minimal": "perhaps"}),
+    ),
+    C(
+        "tally-answer-missing-a-key",
+        ("annotations", "tally", "--round", "r1"),
+        ("annotations.json", "answer 1", "minimal"),
+        snapshot_with({k: v for k, v in SNAPSHOT_ANSWER.items() if k != "minimal"}),
+        absent=("__init__", "positional argument"),
+    ),
+    C(
+        "lint-40-digit-pair-id",
+        (
+            "lint", "big.csv", "--select", "T", "--fix", "-o", "out.parquet",
+            "--output-format", "parquet",
+        ),
+        ("big.csv", "line 2", "pair id", "larger than"),
+        text("big.csv", HEADER + "1" * 40 + GOOD_ROW[1:]),
+    ),
+    C(
+        "stats-stereoset-without-intrasentence",
+        ("stats", "ss.json"),
+        ("ss.json", "data.intrasentence"),
+        stereoset_without("intrasentence"),
+    ),
+    C(
+        "score-stereoset-without-intrasentence",
+        ("score", "ss.json", "-m", TINY),
+        ("ss.json", "data.intrasentence"),
+        stereoset_without("intrasentence"),
+    ),
+    C(
+        "score-cache-is-the-input",
+        ("score", "pairs.csv", "-m", TINY, "--cache", "pairs.csv"),
+        ("pairs.csv", "not a score cache"),
+        absent=("delete",),
+    ),
+    C(
+        "score-cache-is-a-folder-never-delete",
+        ("score", "pairs.csv", "-m", TINY, "--cache", "adir"),
+        ("adir", "is a directory"),
+        directory("adir"),
+        absent=("delete",),
+    ),
+    C(
+        "score-cache-is-a-text-file",
+        ("score", "pairs.csv", "-m", TINY, "--cache", "notes.txt"),
+        ("notes.txt", "not a score cache"),
+        text("notes.txt", "my notes\n"),
+        absent=("delete",),
+    ),
+    C(
+        "publish-after-a-hand-edit",
+        ("publish", VERSION),
+        ("SHA256SUMS", "no longer matches"),
+        published_then_edited,
+    ),
+    C("stats-empty-jsonl", ("stats", "e.jsonl"), ("e.jsonl", "empty"), text("e.jsonl", ""),
+      absent=("CrowS-Pairs CSV",)),
+    C("stats-empty-parquet", ("stats", "e.parquet"), ("e.parquet", "empty"),
+      text("e.parquet", ""), absent=("CrowS-Pairs CSV",)),
+    C(
+        "lint-header-only",
+        ("lint", "header.csv"),
+        ("header.csv", "no pairs"),
+        text("header.csv", HEADER),
+    ),
+    C(
+        "score-markup-bias-type",
+        ("score", "mk.csv", "-m", TINY, "--no-cache"),
+        ("[/x]",),
+        text("mk.csv", HEADER + GOOD_ROW.replace(",gender,", ",[/x],", 1)),
+        code=0,
+    ),
+    C("lint-formula-sentence", ("lint", "pairs.csv", "--select", "T012"), ("T012",), code=1),
+    C(
+        "tally-formula-correction",
+        ("annotations", "tally", "--round", "r1"),
+        ("task 1 (pair 0)", "formula"),
+        snapshot_with({**SNAPSHOT_ANSWER, "corrected_more": '=cmd|"/c calc"!A1 x.'}),
+        code=0,
+    ),
+    C(
+        "publish-decisions-symlinked-out-of-the-project",
+        ("publish", VERSION),
+        ("dec.jsonl", "outside the project"),
+        decisions_symlinked_outside,
+    ),
+]
+
 CASES = [
     *BAD_CSV,
     *BAD_OUTPUTS,
@@ -1408,6 +1570,7 @@ CASES = [
     *MORE,
     *LATER,
     *SCORE_GUARDS,
+    *ISSUE25,
 ]
 
 
@@ -1460,11 +1623,17 @@ def test_hostile_input(case: Case, project: Path) -> None:
     assert "Traceback" not in result.output + stderr
     assert result.exit_code == case.code, (result.exit_code, stderr, result.stdout)
     lines = [line for line in stderr.splitlines() if line.strip()]
+    if case.code != 2:  # the stated success (0) or findings (1): the words, no traceback
+        for words in case.expect:
+            assert words in result.output + stderr, f"{words!r} not in:\n{result.output}{stderr}"
+        return
     if not case.usage:
         assert len(lines) == 1, f"expected one line on stderr, got:\n{stderr}"
         assert lines[0].startswith("error: "), lines[0]
     for words in case.expect:
         assert words in stderr, f"{words!r} not in stderr:\n{stderr}"
+    for words in case.absent:
+        assert words not in stderr, f"{words!r} in stderr:\n{stderr}"
 
     changed = sorted(p for p in before if after.get(p) != before[p])
     assert not changed, f"pre-existing files changed or removed: {changed}"
@@ -1594,3 +1763,33 @@ def test_markup_in_a_sources_registry_is_shown_literally(project: Path) -> None:
     result = runner.invoke(app, ["fetch", "--list"], terminal_width=300)
     assert result.exit_code == 0, result.stderr
     assert "[bold][/x]" in result.stdout
+
+
+@pytest.mark.slow
+def test_score_csv_neutralises_formula_cells(project: Path) -> None:
+    """Issue 25 item 14: sentences that a spreadsheet runs come out as text, and read back."""
+    import csv
+    from dataclasses import replace
+
+    from curate.score.files import read_scores_csv
+    from tests.support.tiny_models import tiny_model_dir
+
+    hostile = ('=HYPERLINK("http://x") Women drive.', "+cmd|' /c calc'!A1", "@SUM(1) men.")
+    write_pairs([replace(PAIRS[0], pair_id=i, sent_more=s) for i, s in enumerate(hostile)],
+                project / "f.csv")
+    result = runner.invoke(
+        app, ["score", "f.csv", "-m", str(tiny_model_dir("bert")), "--no-cache", "-o", "out"]
+    )
+    assert result.exit_code == 0, result.stderr
+    [scores] = list((project / "out").glob("*/scores.csv"))
+    cells = [row["sent_more"] for row in csv.DictReader(scores.open(encoding="utf-8"))]
+    assert all(cell.startswith("'") for cell in cells), cells
+    assert [s.sent_more for s in read_scores_csv(scores)] == list(hostile)
+
+
+def test_formula_neutralisation_round_trips() -> None:
+    from curate.cells import neutralise_formula, restore_formula
+
+    for cell in ("=1", "'=1", "''@x", "plain", "'quoted'", "-", "", "\tx", "a=b"):
+        assert restore_formula(neutralise_formula(cell)) == cell
+        assert not neutralise_formula(cell).startswith(("=", "+", "-", "@", "\t", "\r"))

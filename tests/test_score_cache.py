@@ -64,8 +64,14 @@ def test_sentence_key_depends_on_ids_only():
 def test_unusable_cache_files_are_clear_errors(tmp_path):
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"this is not a database" * 100)
-    with pytest.raises(CacheError, match="not a usable score cache"):
+    with pytest.raises(CacheError, match="not a score cache") as refused:
         ScoreCache(junk)
+    assert "delete" not in str(refused.value)  # curate did not make it (issue 25, item 17)
+    own = tmp_path / ".curate-cache" / "scores.sqlite"  # in curate's own folder: damaged
+    own.parent.mkdir()
+    own.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(CacheError, match=r"not a usable score cache.*delete it"):
+        ScoreCache(own)
     old = tmp_path / "old.sqlite"
     ScoreCache(old).close()
     with sqlite3.connect(old) as db:

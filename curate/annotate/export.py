@@ -28,8 +28,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from curate.annotate.form import CHOICES, SENTENCE_ROLES, TEXTAREAS
+from curate.annotate.form import CHOICES, QUESTION_LABELS, SENTENCE_ROLES, TEXTAREAS
 from curate.annotate.tasks import task_pair_id
+from curate.cells import starts_formula
 from curate.errors import InputError
 from curate.pairs import DIRECTIONS
 
@@ -101,6 +102,23 @@ class Snapshot:
             "problems": [asdict(p) for p in self.problems],
         }
 
+    def formula_corrections(self) -> list[str]:
+        """One warning per correction that begins with a spreadsheet formula character: it
+        would become a dataset cell that runs as a formula when the release is opened."""
+        warnings = []
+        for answer in self.answers:
+            for role, text in (
+                ("sent_more", answer.corrected_more),
+                ("sent_less", answer.corrected_less),
+            ):
+                if text and starts_formula(text):
+                    warnings.append(
+                        f"task {answer.task_id} (pair {answer.pair_id}): annotator "
+                        f"{answer.annotator}'s correction of {role} begins with {text[0]!r}, "
+                        "a spreadsheet formula character; check it before it reaches a release"
+                    )
+        return warnings
+
     @classmethod
     def from_dict(cls, value: Any, source: str = "snapshot") -> Snapshot:
         """Read a snapshot written by :meth:`to_dict`; a clear error when it is not one."""
@@ -112,24 +130,114 @@ class Snapshot:
             return cls(
                 round=str(value["round"]),
                 source=str(value.get("source", "")),
-                tasks=[_stored_task(t) for t in value["tasks"]],
-                answers=[Answer(**a) for a in value["answers"]],
+                tasks=[_stored_task(t, i) for i, t in enumerate(_list(value, "tasks"), 1)],
+                answers=[_stored_answer(a, i) for i, a in enumerate(_list(value, "answers"), 1)],
                 cancelled=int(value.get("cancelled", 0)),
-                problems=[Problem(**p) for p in value.get("problems", [])],
-                not_exported=[int(p) for p in value.get("not_exported", [])],
+                problems=[
+                    _stored_problem(p, i) for i, p in enumerate(_list(value, "problems"), 1)
+                ],
+                not_exported=[_stored_int(p, "not_exported") for p in _list(value, "not_exported")],
             )
         except (TypeError, ValueError) as exc:
             raise InputError(f"{source}: malformed annotations snapshot ({exc})") from None
 
 
-def _stored_task(record: dict[str, Any]) -> TaskInfo:
-    """A task of a stored snapshot; snapshots written before rule codes were kept have none."""
+def _list(value: dict[str, Any], key: str) -> list[Any]:
+    items = value.get(key, [])
+    if not isinstance(items, list):
+        raise ValueError(f"{key} must be a list")
+    return items
+
+
+def _stored_int(value: Any, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{key} must hold pair ids (integers), got {type(value).__name__}")
+    return value
+
+
+#: The type of every field of a stored answer (a hand edit may break any of them).
+_ANSWER_TYPES: dict[str, tuple[type, ...]] = {
+    "pair_id": (int,),
+    "task_id": (int,),
+    "annotation_id": (int,),
+    "annotator": (int, str),
+    "sent_more": (str,),
+    "sent_less": (str,),
+    "minimal": (str,),
+    "bias_type": (str,),
+    "corrected_more": (str, type(None)),
+    "corrected_less": (str, type(None)),
+}
+_ANSWER_OPTIONAL = {"corrected_more", "corrected_less"}
+
+
+def _check_types(
+    record: Any, types: dict[str, tuple[type, ...]], optional: set[str], what: str
+) -> dict[str, Any]:
+    """``record`` if it is an object whose fields have ``types``; a ValueError naming ``what``
+    and the field otherwise (a hand edit may break any of them)."""
     if not isinstance(record, dict):
-        raise ValueError(f"task {record!r} is not an object")
+        raise ValueError(f"{what} is not an object")
+    for key, allowed in types.items():
+        if key not in record:
+            if key in optional:
+                continue
+            raise ValueError(f"{what}: missing key {key!r}")
+        value = record[key]
+        if isinstance(value, bool) or not isinstance(value, allowed):
+            wanted = " or ".join("null" if t is type(None) else t.__name__ for t in allowed)
+            raise ValueError(f"{what}: {key} must be {wanted}, got {type(value).__name__}")
+    unknown = sorted(set(record) - set(types))
+    if unknown:
+        raise ValueError(f"{what}: unknown key {unknown[0]!r}")
+    return record
+
+
+def _stored_answer(record: Any, number: int) -> Answer:
+    """Answer ``number`` (1-based) of a stored snapshot, every field checked by type and the
+    choices against the form's labels, so a hand edit is named instead of failing in a tally."""
+    record = _check_types(record, _ANSWER_TYPES, _ANSWER_OPTIONAL, f"answer {number}")
+    for question, labels in QUESTION_LABELS.items():
+        if record[question] not in labels:
+            raise ValueError(
+                f"answer {number}: {question} is {record[question]!r:.40}, expected one of "
+                f"{', '.join(labels)}"
+            )
+    return Answer(**record)
+
+
+_TASK_TYPES: dict[str, tuple[type, ...]] = {
+    "pair_id": (int,),
+    "task_id": (int, type(None)),
+    "sent_more": (str,),
+    "sent_less": (str,),
+    "bias_type": (str,),
+    "direction": (str,),
+    "finding_codes": (list, tuple),
+}
+_PROBLEM_TYPES: dict[str, tuple[type, ...]] = {
+    "kind": (str,),
+    "message": (str,),
+    "task_id": (int, type(None)),
+    "pair_id": (int, type(None)),
+    "annotation_id": (int, type(None)),
+}
+
+
+def _stored_task(record: Any, number: int = 0) -> TaskInfo:
+    """A task of a stored snapshot; snapshots written before rule codes were kept have none."""
+    record = _check_types(record, _TASK_TYPES, {"finding_codes"}, f"task {number}")
     codes = record.get("finding_codes", [])
-    if not isinstance(codes, list | tuple) or not all(isinstance(c, str) for c in codes):
-        raise ValueError(f"pair {record.get('pair_id')}: finding_codes must be a list of codes")
+    if not all(isinstance(c, str) for c in codes):
+        raise ValueError(f"task {number}: finding_codes must be a list of codes")
     return TaskInfo(**{**record, "finding_codes": tuple(codes)})
+
+
+def _stored_problem(record: Any, number: int) -> Problem:
+    record = _check_types(
+        record, _PROBLEM_TYPES, {"task_id", "pair_id", "annotation_id"}, f"problem {number}"
+    )
+    return Problem(**record)
 
 
 class _Skip(Exception):

@@ -305,9 +305,11 @@ class LabelStudioClient:
         missing = f"project {project_id} does not exist on Label Studio at {self.url}"
         with self._errors(f"exporting project {project_id}", not_found=missing):
             raw = self._sdk.projects.exports.as_binary(project_id, export_type="JSON")
+        from curate.jsonl import loads_document
+
         try:
-            value = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+            value = loads_document(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
+        except (ValueError, UnicodeDecodeError):
             raise self._fail(
                 f"the export of project {project_id} from Label Studio at {self.url} is not JSON"
             ) from None

@@ -22,6 +22,7 @@ from typing import Any
 from curate.config import Config
 from curate.errors import InputError, UsageError
 from curate.fileio import input_exists, read_text_utf8, write_text_atomic
+from curate.jsonl import loads_document
 
 _ROUND_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 DEFAULT_ROUNDS_DIR = "annotations/rounds"
@@ -113,9 +114,11 @@ def read_json(path: Path, hint: str = "") -> Any:
         raise InputError(f"{path}: no such file{'; ' + hint if hint else ''}")
     text = read_text_utf8(path)
     try:
-        return json.loads(text)
+        return loads_document(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
+    except ValueError as exc:
+        raise InputError(f"{path}: {exc}") from None
 
 
 def read_round_tasks(files: RoundFiles) -> list[dict[str, Any]] | None:

@@ -337,6 +337,8 @@ def pull(
         f"{len(snapshot.problems)} problem(s); "
         f"wrote {user_text(shown_path(files.annotations, cfg.root))}"
     )
+    for warning in snapshot.formula_corrections():
+        err.print(f"[yellow]warning:[/] {user_text(warning)}")
     if snapshot.not_exported:
         err.print(
             f"note: {len(snapshot.not_exported)} pushed pair(s) are not in the export "
@@ -420,6 +422,8 @@ def tally_command(
         raise UsageError(
             f"{files.annotations} is the snapshot of round {snapshot.round!r}, not {round_name!r}"
         )
+    for warning in snapshot.formula_corrections():
+        err.print(f"[yellow]warning:[/] {user_text(warning)}")
     decisions = tally(snapshot, rule)
     precision = measure(round_outcomes(snapshot, decisions), [round_name])
     report = {

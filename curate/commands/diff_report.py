@@ -27,7 +27,7 @@ from curate.commands.common import (
 )
 from curate.commands.scoring import run_comparison
 from curate.errors import UsageError, user_text
-from curate.fileio import check_output_path
+from curate.fileio import check_output_dir, check_output_path
 from curate.pairs import COLUMN_OF, PAIR_FIELDS
 from curate.report.schema import Report
 
@@ -112,6 +112,7 @@ def diff_report(
     formats = dataset_formats(input_format)
     cfg = config()
     out_dir = out_dir or cfg.output_dir / "diff-report"
+    check_output_dir(out_dir)  # before any scoring
     cache_path = score_cache_path(cfg, cache, no_cache)
     from curate.score.methods import parse_methods
     from curate.score.settings import settings_from_table

@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from curate.commands.common import config, err, handles_errors, out
 from curate.config import Config
 from curate.errors import InputError, UsageError
+from curate.fileio import check_output_dir
 
 #: The score cache shared with ``curate score`` (same file, same ``[tool.curate.score] cache``).
 DEFAULT_CACHE = ".curate-cache/scores.sqlite"
@@ -96,6 +97,7 @@ def explore(
         raise UsageError(f"give one or two versions (BEFORE AFTER), got {len(specs)}")
     cfg = config()
     out_dir = out_dir or cfg.output_dir / "explore"
+    check_output_dir(out_dir)  # before any reading or charting
 
     from curate.annotate import rounds as rounds_lib
     from curate.annotate.export import Snapshot

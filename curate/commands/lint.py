@@ -21,7 +21,7 @@ from curate.commands.common import (
     out,
     split_codes,
 )
-from curate.errors import UsageError, user_text
+from curate.errors import InputError, UsageError, user_text
 from curate.fileio import real_path, write_text_atomic
 from curate.formats import Dataset, write_dataset
 from curate.instrument.rules import BY_CODE as INSTRUMENT_RULES
@@ -145,6 +145,8 @@ def _lint_and_report(
     statistics: bool,
     fmt: TableFormat,
 ) -> None:
+    if not dataset.pairs and not dataset.intersentence:  # as stats and score refuse it
+        raise InputError(f"{path}: no pairs (the file holds only a header)")
     # StereoSet pairs written to CSV keep StereoSet's design: the profile follows the columns
     benchmark = benchmark_of(dataset, by_columns=True)
     settings, notes = apply_profile(settings, benchmark)

@@ -36,6 +36,7 @@ from curate.commands.common import (
 )
 from curate.commands.scoring import run_scoring
 from curate.errors import InputError, UsageError
+from curate.fileio import check_output_dir
 from curate.formats import log_warnings, read_dataset
 from curate.modelnames import model_slug
 from curate.pairs import BIAS_TYPES
@@ -214,6 +215,7 @@ def score(
         raise UsageError(f"two models would share an output directory: {', '.join(slugs)}")
     dataset = read_dataset(path, input_format)
     out_dir = out_dir or cfg.output_dir / "score" / (data_name or path.stem)
+    check_output_dir(out_dir)  # a folder that cannot be written fails now, not after scoring
     cache_path = score_cache_path(cfg, cache, no_cache)
     scoring = benchmark_of(dataset).scoring
     route = scoring.score_file
@@ -337,13 +339,13 @@ def _render(summaries: list[dict[str, Any]], source: str, threshold: float) -> N
         rows = [
             {r["bias_type"]: r for r in s["summary"]["bias_types"]}[bias_type] for s in summaries
         ]
-        table.add_row(bias_type, str(rows[0]["n"]), *(_pct(r["score"]) for r in rows))
+        table.add_row(escape(bias_type), str(rows[0]["n"]), *(_pct(r["score"]) for r in rows))
     for group in first.get("groups", ()):  # the benchmark's larger groups of bias types
         rows = [
             {r["group"]: r for r in s["summary"]["groups"]}[group["group"]] for s in summaries
         ]
         table.add_row(
-            f"{group['group']} (all)", str(group["n"]), *(_pct(r["score"]) for r in rows)
+            escape(f"{group['group']} (all)"), str(group["n"]), *(_pct(r["score"]) for r in rows)
         )
     table.add_row("ties", "", *(str(s["summary"]["ties"]) for s in summaries), end_section=True)
     table.add_row(

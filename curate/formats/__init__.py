@@ -97,6 +97,15 @@ def _read_bytes(path: Path) -> bytes:
         raise InputError(f"{path}: permission denied") from None
 
 
+#: What an empty file of these suffixes was meant to be (other suffixes are read as CSV).
+_EMPTY_KIND = {
+    ".jsonl": "JSON lines, one pair per line",
+    ".json": "a JSON document (StereoSet) or JSON lines",
+    ".parquet": "a Parquet file",
+    ".tsv": "a tab-separated file with a header",
+}
+
+
 def read_dataset(path: Path | str, input_format: str | None = None) -> Dataset:
     """Read a dataset file of any benchmark in any of its shapes (detected from content unless
     forced)."""
@@ -113,6 +122,8 @@ def read_dataset(path: Path | str, input_format: str | None = None) -> Dataset:
     except OSError:
         folder = False  # the file reader names what is wrong with the path
     data = b"" if folder else _read_bytes(path)
+    if not folder and not data.strip() and (kind := _EMPTY_KIND.get(path.suffix.lower())):
+        raise InputError(f"{path}: the file is empty; expected {kind}")
     if input_format is None:
         benchmark, fmt = benchmarks.detect(data, path)
     else:

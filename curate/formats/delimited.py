@@ -84,6 +84,11 @@ def parse_delimited(text: str, source: str, fmt: str = "csv") -> Dataset:
         columns = next(reader)
     except csv.Error as exc:
         raise InputError(f"{source}: line 1: malformed CSV header ({exc})") from None
+    if any("\ufeff" in column for column in columns):  # found by tests/test_fuzz.py
+        raise InputError(
+            f"{source}: line 1: a byte-order mark (U+FEFF) inside the header (a file saved "
+            "with two of them?); remove it"
+        )
     header = parse_header(columns, source)
     rows = list(_rows(reader, len(columns), source, columns))
     hf = fmt == "hf-csv" or (fmt == "csv" and _is_hf(rows))

@@ -23,6 +23,7 @@ from curate.errors import InputError
 from curate.formats.labels import HF_DIRECTIONS, LabelError, LabelNormaliser, hf_bias_index
 from curate.formats.numpy_repr import format_annotations, format_strings
 from curate.pairs import Pair, sentence_control_characters
+from curate.records import MAX_ID
 
 
 class _RowError(ValueError):
@@ -197,6 +198,8 @@ def _pair_id(value: Any) -> int:
         raise _RowError(f"pair id {value!r} is not an integer")
     if pair_id < 0:
         raise _RowError(f"pair id {value!r} is not a non-negative integer")
+    if pair_id > MAX_ID:
+        raise _RowError(f"pair id {str(value)[:30]}... is larger than {MAX_ID:,} (2^63-1)")
     return pair_id
 
 

@@ -8,16 +8,9 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 
+from curate.cells import neutralise_formula
 from curate.findings import Finding
 from curate.lint.fix import AppliedFix
-
-#: Cells starting with these characters are formulas in spreadsheet programs.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def neutralise_formula(cell: str) -> str:
-    """Prefix a cell that a spreadsheet would run as a formula with an apostrophe."""
-    return "'" + cell if cell.startswith(_FORMULA_START) else cell
 
 
 def format_text(findings: Sequence[Finding]) -> str:

@@ -26,7 +26,7 @@ from curate import __version__, benchmarks
 from curate.benchmarks import Benchmark
 from curate.config import Config
 from curate.errors import CurateError, InputError
-from curate.fileio import sha256_file, write_bytes_atomic
+from curate.fileio import check_output_dir, sha256_file, write_bytes_atomic
 from curate.formats import dataset_files, read_dataset, read_pairs
 from curate.pairs import COLUMNS, Pair
 from curate.release.card import changelog_entry, release_title, render_card, render_changelog
@@ -183,6 +183,18 @@ def verify_release(dist: Path) -> None:
             raise ReleaseError(f"{path}: missing; listed in {SUMS_NAME}")
         if sha256_file(path) != digest:
             raise ReleaseError(f"{path}: sha256 does not match {SUMS_NAME}; the release was edited")
+
+
+def _edited_after_publishing(dist: Path, name: str) -> bool:
+    """Whether ``dist/name`` differs from the digest its release's SHA256SUMS records."""
+    sums = dist / SUMS_NAME
+    if name == SUMS_NAME or not sums.is_file():
+        return False
+    for line in sums.read_text(encoding="utf-8", errors="replace").splitlines():
+        digest, sep, listed = line.partition("  ")
+        if sep and listed == name:
+            return sha256_file(dist / name) != digest
+    return False
 
 
 def _previous(
@@ -426,6 +438,7 @@ def publish(
 ) -> PublishResult:
     """Build ``version`` into ``data/clean/<version>/dist/``, honouring immutability."""
     target = version_dir(cfg, version)
+    check_output_dir(target / "dist")  # a read-only or full target fails before the build
     build = build_release(cfg, version, raw, progress)
     remove_stale(target)  # staging left by a killed publish
     dist = target / "dist"
@@ -454,6 +467,12 @@ def publish(
             if not path.is_file():
                 missing.append(name)
             elif path.read_bytes() != build.files[name]:
+                if _edited_after_publishing(dist, name):
+                    raise ReleaseError(
+                        f"{path}: no longer matches its own {SUMS_NAME} (edited after "
+                        f"publishing); a published version is immutable: restore the file, or "
+                        f"remove {dist} to publish {version} again"
+                    )
                 was, now = old.get("tool", {}), build.manifest["tool"]
                 raise ReleaseError(
                     f"{path}: rebuilding {version} from the same inputs gives different bytes "

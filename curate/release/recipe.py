@@ -194,6 +194,12 @@ def _decision_source(entry: Any, index: int, cfg: Config, source: str) -> Decisi
         raise InputError(
             f"{source}: {where}.file must be a relative path inside the project, got {file_name!r}"
         )
+    root = real_path(cfg.root)
+    if not real_path(cfg.root / posix).is_relative_to(root):
+        raise InputError(
+            f"{source}: {where}.file {file_name!r} is a symbolic link that leads outside the "
+            "project; decisions must be files inside the project"
+        )
     return DecisionSource("file", posix.as_posix(), cfg.root / posix, override, posix.as_posix())
 
 

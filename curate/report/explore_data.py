@@ -101,8 +101,12 @@ def read_score_dir(directory: Path) -> tuple[list[ScoreSet], list[str]]:
     from curate.score.files import read_scores_csv
 
     directory = Path(directory)
-    if not input_exists(directory) or not directory.is_dir():
+    if not input_exists(directory):
         raise InputError(f"{directory}: no such directory (expected a `curate score --out` one)")
+    if not directory.is_dir():
+        raise InputError(
+            f"{directory}: is a file, expected a directory (a `curate score --out` one)"
+        )
     summaries = sorted(directory.rglob("summary.json"))
     orphans = sorted(
         p for p in directory.rglob("scores.csv") if not (p.parent / "summary.json").is_file()

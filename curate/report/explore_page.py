@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import tempfile
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from curate.errors import InputError
+from curate.fileio import staged_output_dir, write_bytes_atomic, write_text_atomic
 
 #: Files of the page shipped as package data (curate/report/explore_static/).
 _STATIC = ("explore.html", "explore.css", "explore.js")
@@ -91,30 +90,16 @@ def write_site(
         raise InputError(
             f"{out_dir}: exists and is not an explorer site; choose an empty or new --out"
         )
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
-    try:
+    need = os.path.getsize(plotly_js_path())
+    with staged_output_dir(out_dir, None, need_bytes=need) as staging:  # the site as a whole
         written = [Path("index.html"), Path("plotly.min.js")]
-        (staging / "index.html").write_text(render_index(data), encoding="utf-8")
-        shutil.copyfile(plotly_js_path(), staging / "plotly.min.js")
-        if tokens:
-            (staging / "tokens").mkdir()
+        write_text_atomic(staging / "index.html", render_index(data))
+        write_bytes_atomic(staging / "plotly.min.js", plotly_js_path().read_bytes())
         for index, per_pair in sorted(tokens.items()):
             name = Path("tokens") / f"{index}.js"
-            (staging / name).write_text(tokens_script(index, per_pair), encoding="utf-8")
+            write_text_atomic(staging / name, tokens_script(index, per_pair))
             written.append(name)
-        (staging / MARKER).write_text("curate explore site\n", encoding="utf-8")
+        write_text_atomic(staging / MARKER, "curate explore site\n")
         for path in staging.rglob("*"):
             os.chmod(path, 0o755 if path.is_dir() else 0o644)
-        os.chmod(staging, 0o755)
-        if out_dir.exists():
-            old = out_dir.with_name(f".{out_dir.name}.old-{os.getpid()}")
-            os.replace(out_dir, old)
-            os.replace(staging, out_dir)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(staging, out_dir)
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
     return written

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from curate.fileio import write_text_atomic
+from curate.fileio import write_file_set
 from curate.report.html_page import render_html
 from curate.report.markdown import render_markdown
 from curate.report.schema import Report
@@ -36,7 +36,7 @@ def explorer_link(out_dir: Path) -> str | None:
 
 
 def write_report(data: Report, out_dir: Path, explore: str | None = None) -> list[Path]:
-    """Render all three formats first, then write each atomically; return the paths.
+    """Render all three formats first, then write them as one set; return the paths.
     ``explore``: the explorer page to link pair ids to (default: :func:`explorer_link`)."""
     out_dir = Path(out_dir)
     rendered = {
@@ -44,9 +44,4 @@ def write_report(data: Report, out_dir: Path, explore: str | None = None) -> lis
         "report.md": render_markdown(data),
         "report.html": render_html(data, explore or explorer_link(out_dir)),
     }
-    paths = []
-    for name in REPORT_FILES:
-        path = out_dir / name
-        write_text_atomic(path, rendered[name])
-        paths.append(path)
-    return paths
+    return write_file_set(out_dir, rendered)  # the three appear together or not at all

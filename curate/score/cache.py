@@ -20,7 +20,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import sqlite3
+import stat
+import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -29,6 +32,9 @@ from curate.errors import CurateError
 
 #: Bumped when the table layout changes; an old cache is then refused, not misread.
 SCHEMA_VERSION = "1"
+#: The folder of the default cache (commands/common.py DEFAULT_SCORE_CACHE): what is in it
+#: is curate's own, so a damaged file there may be deleted.
+CACHE_DIR_NAME = ".curate-cache"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -74,6 +80,7 @@ class ScoreCache:
 
     def __init__(self, path: Path | str | None) -> None:
         self.path = Path(path) if path is not None else None
+        existed = self.path is not None and _refuse_foreign(self.path)
         try:
             if self.path is None:
                 self._db = sqlite3.connect(":memory:")
@@ -97,6 +104,14 @@ class ScoreCache:
                     f"{SCHEMA_VERSION}; delete the file or choose another --cache"
                 )
         except sqlite3.DatabaseError as exc:
+            assert self.path is not None  # an in-memory database does not fail to open
+            if (full := _disk_problem(exc, self.path)) is not None:
+                raise CacheError(full) from None
+            if not existed:
+                raise CacheError(
+                    f"{self.path}: the score cache cannot be created "
+                    f"({_why_not_writable(self.path.parent)})"
+                ) from None
             raise CacheError(
                 f"{self.path}: not a usable score cache ({exc}); delete it or choose another --cache"
             ) from None
@@ -110,6 +125,8 @@ class ScoreCache:
         try:
             yield
         except sqlite3.DatabaseError as exc:
+            if self.path is not None and (full := _disk_problem(exc, self.path)) is not None:
+                raise CacheError(full) from None
             raise CacheError(
                 f"{self.path}: the score cache is damaged ({exc}); delete it (the next run "
                 "rebuilds it) or choose another --cache"
@@ -204,6 +221,63 @@ class ScoreCache:
             return self._db.execute(
                 "SELECT COUNT(*) FROM logprobs WHERE context = ?", (context,)
             ).fetchone()[0]
+
+
+#: The first bytes of every SQLite database file.
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _refuse_foreign(path: Path) -> bool:
+    """Whether a file is at ``path``; a CacheError when what is there is no cache of ours.
+
+    A folder, or a file that is neither empty nor an SQLite database nor in a ``.curate-cache``
+    folder (the user's CSV given as ``--cache`` by mistake), was not made by curate: the
+    message never tells the user to delete it.
+    """
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise CacheError(f"{path}: cannot be used as the score cache ({exc.strerror})") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise CacheError(f"{path}: is a directory, not a score cache file; choose another --cache")
+    if not stat.S_ISREG(st.st_mode):
+        raise CacheError(f"{path}: is not a regular file; choose another --cache")
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(len(_SQLITE_MAGIC))
+    except OSError as exc:
+        raise CacheError(f"{path}: cannot be read as the score cache ({exc.strerror})") from None
+    if head and head != _SQLITE_MAGIC and path.parent.name != CACHE_DIR_NAME:
+        raise CacheError(
+            f"{path}: not a score cache (not an SQLite database, so curate did not make it); "
+            "choose another --cache"
+        )
+    return True
+
+
+def _why_not_writable(folder: Path) -> str:
+    """Why a file cannot be created in ``folder``, found by trying (root ignores modes)."""
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        return f"the folder {folder} is not writable: {exc.strerror}"
+    return f"SQLite cannot create a database in {folder}"
+
+
+def _disk_problem(exc: sqlite3.DatabaseError, path: Path) -> str | None:
+    """One sentence for a full disk or a read-only cache; the cache itself is intact then."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code == sqlite3.SQLITE_FULL:
+        return (
+            f"{path}: cannot be written (No space left on device); the score cache is intact "
+            "and keeps every finished batch: free some space and rerun"
+        )
+    if code is not None and code & 0xFF == sqlite3.SQLITE_READONLY:
+        return f"{path}: cannot be written (the score cache or its folder is read-only)"
+    return None
 
 
 @contextlib.contextmanager

@@ -1,5 +1,8 @@
 """Score outputs: the per-pair CSV (``metric.py`` columns plus ``pair_id``) and summary.json.
 
+Sentences and bias types that a spreadsheet would run as formulas are neutralised with an
+apostrophe (:mod:`curate.cells`) and restored by :func:`read_scores_csv`.
+
 The CSV keeps the column names of the original ``metric.py`` output, so analysis code written
 for it keeps working, adds the stable pair id first, and the full-precision scores last:
 ``sent_more_score`` / ``sent_less_score`` hold the scores as the method's tie rule compares them
@@ -18,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from curate.cells import neutralise_formula, restore_formula
 from curate.errors import InputError
 from curate.fileio import atomic_writer, write_text_atomic
 from curate.score.metrics import PairScore
@@ -48,13 +52,13 @@ def format_scores_csv(scores: Iterable[PairScore]) -> str:
         writer.writerow(
             (
                 s.pair_id,
-                s.sent_more,
-                s.sent_less,
+                neutralise_formula(s.sent_more),
+                neutralise_formula(s.sent_less),
                 repr(more),
                 repr(less),
                 s.score,
                 s.direction,
-                s.bias_type,
+                neutralise_formula(s.bias_type),
                 repr(s.sent_more_score),
                 repr(s.sent_less_score),
             )
@@ -95,12 +99,12 @@ def read_scores_csv(path: Path | str) -> list[PairScore]:
             scores.append(
                 PairScore(
                     pair_id=int(row["pair_id"]),
-                    sent_more=row["sent_more"],
-                    sent_less=row["sent_less"],
+                    sent_more=restore_formula(row["sent_more"]),
+                    sent_less=restore_formula(row["sent_less"]),
                     sent_more_score=exact[0],
                     sent_less_score=exact[1],
                     direction=row["stereo_antistereo"],
-                    bias_type=row["bias_type"],
+                    bias_type=restore_formula(row["bias_type"]),
                     rounded=None if compared == exact else compared,
                 )
             )

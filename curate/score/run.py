@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from curate import __version__
+from curate.fileio import staged_output_dir
 from curate.pairs import Pair
 from curate.score.cache import ScoreCache, open_cache
 from curate.score.engine import ProgressCallback, ScoreResult, score_pairs
@@ -203,8 +204,9 @@ def _score_one(
     result = score_pairs(pairs, lm, method, cache=store, settings=settings, progress=progress)
     summary = score_summary(result, data, settings.threshold, groups)
     target = output_directory(out_dir, slug, method.name)
-    write_scores_csv(result.scores, target / "scores.csv")
-    write_summary_json(summary, target / "summary.json")
+    with staged_output_dir(target, ("scores.csv", "summary.json")) as staged:  # as one set
+        write_scores_csv(result.scores, staged / "scores.csv")
+        write_summary_json(summary, staged / "summary.json")
     output = ScoreOutput(slug, result, summary, target, lm.device.type)
     if hooks.scored:
         hooks.scored(output)

@@ -32,7 +32,7 @@ from typing import Any
 
 from curate import __version__
 from curate.errors import InputError, UsageError
-from curate.fileio import write_text_atomic
+from curate.fileio import write_file_set
 from curate.formats.dataset import Dataset, StereoSetItem
 from curate.score.cache import ScoreCache, open_cache
 from curate.score.methods import METHODS, Method
@@ -370,6 +370,8 @@ def _score_one(
     results = stereoset_results(scored)
     document = stereoset_document(lm, method, results, data, notes)
     target = Path(out_dir) / slug / method.name
-    write_text_atomic(target / "scores.csv", scores_csv(scored))
-    write_text_atomic(target / "stereoset.json", json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    write_file_set(target, {  # as one set
+        "scores.csv": scores_csv(scored),
+        "stereoset.json": json.dumps(document, indent=2, ensure_ascii=False) + "\n",
+    })
     return StereoSetOutput(slug, method.name, tuple(scored), results, document, target, stats)

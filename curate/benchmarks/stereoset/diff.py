@@ -31,7 +31,7 @@ import numpy as np
 from curate.benchmarks.stereoset.columns import DOMAINS as STEREOSET_DOMAINS
 from curate.benchmarks.stereoset.io import item_of
 from curate.benchmarks.stereoset.items import StereoSetItem
-from curate.fileio import write_text_atomic
+from curate.fileio import write_file_set
 from curate.formats.dataset import Dataset
 from curate.report.statistics import Settings, resample_indices
 from curate.score.stereoset import KINDS, ItemScores, evaluate
@@ -492,15 +492,10 @@ def render_html(data: dict[str, Any]) -> str:
 
 
 def write_stereoset_report(data: dict[str, Any], out_dir: Path) -> list[Path]:
-    """Render every format first, then write each atomically; return the paths."""
+    """Render every format first, then write them as one set; return the paths."""
     rendered = {
         "report.json": render_json(data),
         "report.md": render_markdown(data),
         "report.html": render_html(data),
     }
-    paths = []
-    for name in REPORT_FILES:
-        path = Path(out_dir) / name
-        write_text_atomic(path, rendered[name])
-        paths.append(path)
-    return paths
+    return write_file_set(out_dir, {name: rendered[name] for name in REPORT_FILES})

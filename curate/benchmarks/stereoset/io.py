@@ -204,14 +204,23 @@ def _new_id(pair: Pair) -> str:
 def parse_stereoset(text: str, source: str, document: Any = None) -> Dataset:
     """Parse StereoSet JSON text (``document``: the already parsed text, if at hand)."""
     if document is None:
+        from curate.jsonl import loads_document
+
         try:
-            document = json.loads(text)
+            document = loads_document(text)
         except json.JSONDecodeError as exc:
             raise InputError(f"{source}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
+        except ValueError as exc:
+            raise InputError(f"{source}: line 1: {exc}") from None
     if not looks_like_stereoset(document):
         raise InputError(
             f"{source}: line 1: not a StereoSet file (expected an object with "
             "'data': {'intrasentence': [...], 'intersentence': [...]})"
+        )
+    if not isinstance(document["data"].get("intrasentence"), list):
+        raise InputError(
+            f"{source}: line 1: no data.intrasentence list (its items are the pairs curate "
+            "reads; an intersentence-only file has none)"
         )
     labels = LabelNormaliser(source, known=DOMAINS, kind="StereoSet domain")
     lines = _Lines(text)

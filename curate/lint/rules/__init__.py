@@ -52,6 +52,7 @@ FAMILIES: dict[str, tuple[type[Rule], ...]] = {
         typography.MisplacedCapital,
         typography.ApostrophePlural,
         typography.LeadingPunctuation,
+        typography.FormulaStart,
     ),
     "W": (spelling.MisspelledChangedWord, spelling.MisspelledSharedWord, spelling.ConfusedWord),
 }

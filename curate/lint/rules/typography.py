@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 
 from curate.align import Span, Token
+from curate.cells import starts_formula
 from curate.findings import TextSpan
 from curate.lint.names import name_gender
 from curate.lint.rule import Example, PairContext, Rule, Violation, is_word
@@ -547,4 +548,37 @@ class LeadingPunctuation(Rule):
                     f"{field_name} starts with {leading.group(1)!r}",
                     (TextSpan(field_name, leading.start(1), leading.end(1)),),
                     {field_name: sentence[: leading.start(1)] + sentence[leading.end(1) :]},
+                )
+
+
+class FormulaStart(Rule):
+    """A sentence begins with a character a spreadsheet reads as a formula (``=``, ``+``,
+    ``-``, ``@``, a tab or a carriage return).
+
+    Opened in a spreadsheet, the released CSV would run ``=HYPERLINK(...)`` or ``=cmd|...`` as
+    a formula (CSV injection), and an annotator's correction can bring one in. A dataset cell is
+    never altered silently, so this rule only flags it for a person to decide.
+    """
+
+    code = "T012"
+    name = "formula-start"
+    summary = "A sentence begins with a spreadsheet formula character"
+    bad = (
+        Example(
+            '=HYPERLINK("http://x") Poor people are lazy.',
+            "Rich people are lazy.",
+            bias_type="socioeconomic",
+        ),
+    )
+    good = (
+        Example("Poor people are lazy.", "Rich people are lazy.", bias_type="socioeconomic"),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        for field_name in FIELDS:
+            sentence = ctx.sentence(field_name)
+            if starts_formula(sentence):
+                yield Violation(
+                    f"{field_name} begins with {sentence[0]!r}: a spreadsheet runs it as a formula",
+                    (TextSpan(field_name, 0, 1),),
                 )
