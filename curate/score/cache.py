@@ -187,6 +187,27 @@ class ScoreCache:
                 found.setdefault(slot, value)
         return found
 
+    def export(self, label: str) -> list[tuple[str, list[tuple[str, int, float]]]]:
+        """Every context registered under ``label`` (its description JSON) with its rows.
+
+        What a driver ships to a worker that has no access to this file (``curate sweep`` on
+        Ray): the worker registers the descriptions again, which gives the same keys."""
+        out = []
+        with self._reading():
+            contexts = self._db.execute(
+                "SELECT id, description FROM contexts ORDER BY rowid"
+            ).fetchall()
+            for key, description in contexts:
+                if json.loads(description).get("label") != label:
+                    continue
+                rows = self._db.execute(
+                    "SELECT sentence, position, logprob FROM logprobs WHERE context = ? "
+                    "ORDER BY sentence, position",
+                    (key,),
+                ).fetchall()
+                out.append((description, rows))
+        return out
+
     def store(self, context: str, rows: Iterable[tuple[str, int, float]]) -> None:
         """Write one batch of ``(sentence, position, logprob)`` rows in one transaction."""
         with self._reading(), self._db:
