@@ -1,0 +1,91 @@
+"""``curate sweep --engine ray`` on real Ray (no mocks): a local Ray instance and a two-node
+``ray.cluster_utils.Cluster`` on this machine run the plan of three tiny models x their methods
+x two versions, and every per-column file is byte-identical to sequential ``curate score``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.support.sweep_project import KillOnce, column_files, reference, write_project
+from tests.support.tiny_models import tiny_model_dir
+
+ray = pytest.importorskip("ray")
+
+from curate.sweep.plan import load_plan  # noqa: E402
+from curate.sweep.run import run_sweep  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module", params=["local-ray", "two-node-cluster"])
+def ray_cluster(request):
+    """A real Ray: one local instance of 2 CPUs, or a head and a worker node of 1 CPU each."""
+    if ray.is_initialized():
+        ray.shutdown()
+    if request.param == "local-ray":
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        yield request.param
+        ray.shutdown()
+        return
+    from ray.cluster_utils import Cluster
+
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    cluster.add_node(num_cpus=1)
+    cluster.wait_for_nodes()
+    ray.init(address=cluster.address, log_to_driver=False)
+    assert len([n for n in ray.nodes() if n["Alive"]]) == 2
+    yield request.param
+    ray.shutdown()
+    cluster.shutdown()
+
+
+@pytest.fixture(scope="module")
+def expected(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    root = tmp_path_factory.mktemp("reference")
+    write_project(root)
+    return column_files(reference(root))
+
+
+def test_ray_sweep_writes_the_bytes_of_sequential_score_and_a_rerun_computes_nothing(
+    ray_cluster, tmp_path, expected
+):
+    plan = load_plan(write_project(tmp_path))
+    outcome = run_sweep(plan, engine="ray")
+    assert not outcome.failed, [(s.job, s.reason) for s in outcome.failed]
+    assert sum(s.computed for s in outcome.jobs) > 0
+    assert column_files(tmp_path / "out") == expected
+    again = run_sweep(plan, engine="ray")
+    assert all(s.status == "cached" and s.computed == 0 for s in again.jobs)
+    assert column_files(tmp_path / "out") == expected
+
+
+def test_a_worker_killed_during_a_job_is_retried_and_gives_the_same_bytes(
+    ray_cluster, tmp_path, expected
+):
+    plan = load_plan(write_project(tmp_path))
+    marker = tmp_path / "killed"
+    outcome = run_sweep(plan, engine="ray", hook=KillOnce(str(marker)))
+    assert marker.is_file(), "the hook did not kill a worker"
+    assert not outcome.failed, [(s.job, s.reason) for s in outcome.failed]
+    assert column_files(tmp_path / "out") == expected
+
+
+def test_a_model_that_does_not_load_on_its_worker_fails_alone(ray_cluster, tmp_path, expected):
+    broken = tmp_path / "damaged"
+    shutil.copytree(tiny_model_dir("bert"), broken)
+    weights = broken / "model.safetensors"
+    weights.write_bytes(weights.read_bytes()[:100])  # the config reads, the weights do not
+    extra = f'[[model]]\nname = "{broken}"\nlabel = "damaged"\n'
+    plan = load_plan(write_project(tmp_path, extra_models=extra))
+    outcome = run_sweep(plan, engine="ray")
+    failed = {(s.job.model, s.job.version) for s in outcome.failed}
+    assert failed == {("damaged", "v1"), ("damaged", "v2")}
+    assert all("model.safetensors" in s.reason for s in outcome.failed)
+    written = column_files(tmp_path / "out")
+    assert {k: v for k, v in written.items() if k in expected} == expected
+    document = json.loads((Path(plan.output) / "sweep.json").read_text(encoding="utf-8"))
+    assert document["failed"] == len(outcome.failed)
