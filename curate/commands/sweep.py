@@ -105,11 +105,14 @@ def sweep(
     else:
         _render(outcome)
     if outcome.failed:
+        grouped: dict[tuple[str, str], list[str]] = {}
         for status in outcome.failed:
             job = status.job
+            where = job.version if job.method == "*" else f"{job.method} on {job.version}"
+            grouped.setdefault((job.model, status.reason), []).append(where)
+        for (model, reason), where in grouped.items():
             err.print(
-                f"[red]failed:[/] {escape(job.model)} {escape(job.method)} on "
-                f"{escape(job.version)}: {escape(status.reason)}"
+                f"[red]failed:[/] {escape(model)} ({escape(', '.join(where))}): {escape(reason)}"
             )
         raise typer.Exit(1)
 

@@ -145,7 +145,8 @@ def _fields(table: Any, checks: Mapping[str, Check], where: str) -> dict[str, An
 
 
 def _local(base: Path, name: str) -> str:
-    """A model name as loading sees it: a path relative to the plan file when it is one."""
+    """A model name as loading sees it: a path relative to the plan file when it is one,
+    made absolute, so that it names the same cache rows (their label) from any directory."""
     candidate = base / Path(name).expanduser()
     if looks_like_path(name) or candidate.exists():
         return str(candidate if not Path(name).expanduser().is_absolute() else Path(name))
@@ -173,8 +174,9 @@ def _model(table: Any, index: int, source: Path, labels: set[str]) -> ModelSpec:
     values = _fields(table, _MODEL, where)
     if "name" not in values:
         raise PlanError(f"{where}: name is missing (a hub id or a model directory)")
-    name = _local(source.parent, values["name"])
-    label = values.get("label") or model_slug(values["name"])
+    name = _local(source.parent.resolve(), values["name"])
+    local = looks_like_path(values["name"]) or Path(name).exists()
+    label = values.get("label") or (Path(name).name if local else model_slug(values["name"]))
     if not _LABEL.match(label):
         raise PlanError(f"{where}: label {label!r} must be a folder name (letters, digits, ._+=-)")
     if label in labels:

@@ -113,6 +113,26 @@ def _read_versions(plan: SweepPlan) -> list[tuple[VersionData, dict[str, str]]]:
     return versions
 
 
+def same_model(name: str) -> Callable[[str], bool]:
+    """Whether a cache context's label names the model ``name``: the same text, or the same
+    existing directory (``curate score -m ./bert`` run from the plan's folder)."""
+    local = Path(name).expanduser()
+    where = local.resolve() if local.exists() else None
+
+    def accepts(label: str) -> bool:
+        if label == name:
+            return True
+        if where is None or not label:
+            return False
+        try:
+            other = Path(label).expanduser()
+            return other.exists() and other.resolve() == where
+        except OSError:
+            return False
+
+    return accepts
+
+
 def column_directory(output: Path, job: Job) -> Path:
     """Where ``curate score`` would write the column: ``<output>/<version>/<model>[/<method>]``."""
     from curate.score.run import output_directory
@@ -181,7 +201,7 @@ def run_sweep(
 
     threshold = _settings(plan, plan.models[0], None).threshold
     with open_cache(plan.cache) as store:
-        snapshots = [store.export(group.name) for group in groups]
+        snapshots = [store.export(same_model(group.name)) for group in groups]
         with contextlib.closing(executor.events(groups, snapshots, hook)) as events:
             for index, event in events:
                 group = groups[index]
@@ -212,6 +232,9 @@ def run_sweep(
     for status in statuses.values():
         if status.status in ("pending", "running"):
             update(status.job, status="failed", reason="the worker ended without a result")
+    versions_order = {v.label: i for i, v in enumerate(plan.versions)}
+    models_order = {m.label: i for i, m in enumerate(plan.models)}
+    order.sort(key=lambda j: (versions_order[j.version], models_order[j.model]))
     outcome = SweepOutcome(plan.output, [statuses[j] for j in order])
     write_summary_json(sweep_document(plan, outcome, data), plan.output / SWEEP_JSON)
     return outcome
