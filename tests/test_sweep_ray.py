@@ -5,7 +5,11 @@ x two versions, and every per-column file is byte-identical to sequential ``cura
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -89,3 +93,48 @@ def test_a_model_that_does_not_load_on_its_worker_fails_alone(ray_cluster, tmp_p
     assert {k: v for k, v in written.items() if k in expected} == expected
     document = json.loads((Path(plan.output) / "sweep.json").read_text(encoding="utf-8"))
     assert document["failed"] == len(outcome.failed)
+
+
+_INTERRUPTED = """
+import os, sys
+from curate.sweep import run as sweep_run
+from tests.support.sweep_project import InterruptDriver
+original = sweep_run.run_sweep
+marker = sys.argv[2]
+
+def patched(plan, **options):
+    hook = InterruptDriver(os.getpid(), marker)
+    return original(plan, hook=hook, **options)
+
+sweep_run.run_sweep = patched
+from curate.cli import main
+sys.argv = ["curate", "sweep", sys.argv[1], "--engine", "ray", "--num-cpus", "1"]
+main()
+"""
+
+
+def test_ctrl_c_of_the_driver_keeps_the_cache_consistent_and_a_rerun_resumes(tmp_path, expected):
+    """The driver starts its own Ray; Ctrl-C stops it, keeps every stored batch, exits 130."""
+    plan = write_project(tmp_path)
+    marker = tmp_path / "interrupted"
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", _INTERRUPTED, str(plan), str(marker)],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert marker.is_file(), done.stderr
+    assert done.returncode == 130, done.stderr
+    assert "interrupted" in done.stderr and "Traceback" not in done.stderr
+    with sqlite3.connect(tmp_path / "cache.sqlite") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        stored = db.execute("SELECT COUNT(*) FROM logprobs").fetchone()[0]
+    assert stored > 0
+    resumed = run_sweep(load_plan(plan), engine="local")
+    assert not resumed.failed
+    assert column_files(tmp_path / "out") == expected
+    with sqlite3.connect(tmp_path / "cache.sqlite") as db:
+        assert stored < db.execute("SELECT COUNT(*) FROM logprobs").fetchone()[0]

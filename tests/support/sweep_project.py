@@ -117,3 +117,20 @@ class KillOnce:
             return
         Path(self.marker).write_text(str(os.getpid()), encoding="utf-8")
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+@dataclasses.dataclass
+class InterruptDriver:
+    """A batch hook that sends Ctrl-C (SIGINT) to the driver process after ``after`` batches
+    of one worker, once (the marker file says it was sent)."""
+
+    driver: int
+    marker: str
+    after: int = 3
+    seen: int = 0
+
+    def __call__(self) -> None:
+        self.seen += 1
+        if self.seen == self.after and not os.path.exists(self.marker):
+            Path(self.marker).write_text("sent", encoding="utf-8")
+            os.kill(self.driver, signal.SIGINT)
