@@ -78,10 +78,10 @@ def sweep(
         from dataclasses import replace
 
         plan = replace(plan, cache=score_cache_path(config(), None, False))
-    if address is not None and engine is not Engine.ray:
+    if engine is not Engine.ray and (address is not None or num_cpus is not None):
         from curate.errors import UsageError
 
-        raise UsageError("--address needs --engine ray")
+        raise UsageError(f"{'--address' if address else '--num-cpus'} needs --engine ray")
     from curate.sweep.run import run_sweep
 
     display = _Display()
