@@ -123,7 +123,14 @@ def test_a_bad_plan_is_one_clear_error(tmp_path, plan_text, message):
     assert message in result.stderr
     assert "bad.toml" in result.stderr
     assert "Traceback" not in result.output
-    assert len(result.stderr.strip().splitlines()) == 1 or message in result.stderr.splitlines()[0]
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("option", [["--address", "auto"], ["--num-cpus", "2"]])
+def test_ray_options_need_the_ray_engine(tmp_path, option):
+    result = _sweep(str(write_project(tmp_path)), *option)
+    assert result.exit_code == 2
+    assert f"{option[0]} needs --engine ray" in result.stderr
 
 
 def test_help_and_the_local_engine_never_import_ray(tmp_path):
