@@ -140,6 +140,38 @@ def column_directory(output: Path, job: Job) -> Path:
     return output_directory(Path(output) / job.version, job.model, job.method)
 
 
+def plan_groups(
+    plan: SweepPlan, versions: list[VersionData], engine: str
+) -> tuple[list[Group], dict[Job, JobStatus], list[Job]]:
+    """The group of each model with a method to run, every job's starting status (failed at
+    once when its method does not fit or the model's config does not load), in plan order."""
+    groups: list[Group] = []
+    statuses: dict[Job, JobStatus] = {}
+    order: list[Job] = []
+    for model in plan.models:
+        fit, unfit = _methods(model)
+        threads = plan.threads if engine == "local" else max(1, int(model.num_cpus))
+        for version in versions:
+            for method in model.methods or fit or (ANY_METHOD,):
+                job = Job(model.label, method, version.label)
+                order.append(job)
+                reason = unfit.get(method) or unfit.get(ANY_METHOD)
+                statuses[job] = JobStatus(job, "failed" if reason else "pending", reason or "")
+        if fit:
+            groups.append(
+                Group(
+                    label=model.label,
+                    name=model.name,
+                    methods=fit,
+                    versions=tuple(versions),
+                    settings=_settings(plan, model, threads),
+                    num_cpus=model.num_cpus,
+                    num_gpus=model.num_gpus,
+                )
+            )
+    return groups, statuses, order
+
+
 def run_sweep(
     plan: SweepPlan,
     *,
@@ -166,29 +198,7 @@ def run_sweep(
     )
     versions = _read_versions(plan)
     data = {v.label: info for v, info in versions}
-    groups: list[Group] = []
-    statuses: dict[Job, JobStatus] = {}
-    order: list[Job] = []
-    for model in plan.models:
-        fit, unfit = _methods(model)
-        threads = plan.threads if engine == "local" else max(1, int(model.num_cpus))
-        group = Group(
-            label=model.label,
-            name=model.name,
-            methods=fit,
-            versions=tuple(v for v, _ in versions),
-            settings=_settings(plan, model, threads),
-            num_cpus=model.num_cpus,
-            num_gpus=model.num_gpus,
-        )
-        for version, _ in versions:
-            for method in model.methods or fit or (ANY_METHOD,):
-                job = Job(model.label, method, version.label)
-                order.append(job)
-                reason = unfit.get(method) or unfit.get(ANY_METHOD)
-                statuses[job] = JobStatus(job, "failed" if reason else "pending", reason or "")
-        if fit:
-            groups.append(group)
+    groups, statuses, order = plan_groups(plan, [v for v, _ in versions], engine)
     if on_plan is not None:
         on_plan([statuses[j] for j in order])
 
@@ -199,7 +209,7 @@ def run_sweep(
         if on_status is not None:
             on_status(status)
 
-    threshold = _settings(plan, plan.models[0], None).threshold
+    threshold = groups[0].settings.threshold if groups else 0.0
     with open_cache(plan.cache) as store:
         snapshots = [store.export(same_model(group.name)) for group in groups]
         with contextlib.closing(executor.events(groups, snapshots, hook)) as events:
