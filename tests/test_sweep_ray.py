@@ -95,6 +95,16 @@ def test_a_model_that_does_not_load_on_its_worker_fails_alone(ray_cluster, tmp_p
     assert document["failed"] == len(outcome.failed)
 
 
+def test_a_model_asking_more_cpus_than_any_node_has_fails_alone(ray_cluster, tmp_path, expected):
+    extra = f'[[model]]\nname = "{tiny_model_dir("bert")}"\nlabel = "greedy"\nnum-cpus = 64\n'
+    plan = load_plan(write_project(tmp_path, extra_models=extra))
+    outcome = run_sweep(plan, engine="ray")
+    assert {s.job.model for s in outcome.failed} == {"greedy"}
+    assert all("64 CPUs" in s.reason for s in outcome.failed)
+    written = column_files(tmp_path / "out")
+    assert {k: v for k, v in written.items() if k in expected} == expected
+
+
 _INTERRUPTED = """
 import os, sys
 from curate.sweep import run as sweep_run

@@ -62,7 +62,8 @@ class RayExecutor:
             return False
         try:
             ray.init(
-                address=self.address,
+                # "local": a new instance, never one that another user started on this machine
+                address=self.address or "local",
                 num_cpus=self.num_cpus if self.address is None else None,
                 include_dashboard=False,
                 log_to_driver=False,
@@ -80,7 +81,11 @@ class RayExecutor:
         task = ray.remote(_group_task)
         pending: dict[Any, int] = {}
         try:
+            nodes = [n.get("Resources", {}) for n in ray.nodes() if n.get("Alive")]
             for index, group in enumerate(groups):
+                if not _fits(group, nodes):
+                    yield index, Failed(None, _unschedulable(group))
+                    continue
                 options: dict[str, Any] = {
                     "num_cpus": group.num_cpus,
                     "max_retries": self.max_retries,
@@ -114,6 +119,23 @@ class RayExecutor:
                     ray.cancel(generator, force=True)
             if owned:
                 ray.shutdown()
+
+
+def _fits(group: Group, nodes: list[dict[str, float]]) -> bool:
+    """Whether one node of the cluster has the CPUs and GPUs the group's task asks for (a task
+    that fits no node would wait for ever)."""
+    return any(
+        node.get("CPU", 0.0) >= group.num_cpus and node.get("GPU", 0.0) >= group.num_gpus
+        for node in nodes
+    )
+
+
+def _unschedulable(group: Group) -> str:
+    gpus = f" and {group.num_gpus:g} GPUs" if group.num_gpus else ""
+    return (
+        f"no node of the Ray cluster has {group.num_cpus:g} CPUs{gpus} for {group.name}; "
+        "lower num-cpus / num-gpus in the plan or add a node that has them"
+    )
 
 
 def _reason(exc: BaseException) -> str:
