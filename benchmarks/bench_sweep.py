@@ -53,7 +53,9 @@ from tests.support.tiny_models import build_tiny_model  # noqa: E402
 TARGETS = {"overhead_per_job": 0.05, "two_node_speedup": 1.7}
 
 
-def build_models(directory: Path, count: int, corpus: list[str], hidden: int, layers: int) -> list[Path]:
+def build_models(
+    directory: Path, count: int, corpus: list[str], hidden: int, layers: int
+) -> list[Path]:
     """``count`` BERT-style masked LMs of one size, different seeds (so different cache keys),
     with a WordPiece tokenizer trained on the data's sentences."""
     from transformers import BertConfig, BertForMaskedLM

@@ -111,7 +111,10 @@ def test_an_unloadable_model_fails_alone_with_exit_1(tmp_path, expected):
             'label = "x"\n[[version]]\ndata = "v1.csv"\nlabel = "v1"\n',
             "label 'x' is used twice",
         ),
-        ('[[model]]\nname = "m"\n[[version]]\ndata = "v1.csv"\nlabel = "v1"\n', "output is missing"),
+        (
+            '[[model]]\nname = "m"\n[[version]]\ndata = "v1.csv"\nlabel = "v1"\n',
+            "output is missing",
+        ),
     ],
 )
 def test_a_bad_plan_is_one_clear_error(tmp_path, plan_text, message):

@@ -160,7 +160,10 @@ def _work(
         settings = group.settings
         try:
             lm = load_model(
-                group.name, device=settings.device, dtype=settings.dtype, lowercase=settings.lowercase
+                group.name,
+                device=settings.device,
+                dtype=settings.dtype,
+                lowercase=settings.lowercase,
             )
         except CurateError as exc:
             outbox.put(Failed(None, str(exc)))
@@ -185,9 +188,7 @@ def _work(
         outbox.put(_DONE)
 
 
-def run_group(
-    group: Group, snapshot: Snapshot, hook: BatchHook | None = None
-) -> Iterator[Event]:
+def run_group(group: Group, snapshot: Snapshot, hook: BatchHook | None = None) -> Iterator[Event]:
     """Score every job of ``group``, yielding events as they happen (see the module doc).
 
     The scoring runs on a thread of its own, so that a consumer that stops early (Ctrl-C)

@@ -221,7 +221,9 @@ def _version(table: Any, index: int, source: Path, labels: set[str]) -> VersionS
 
         if fmt not in INPUT_FORMATS:
             raise PlanError(f"{where}: input-format must be one of {', '.join(INPUT_FORMATS)}")
-    return VersionSpec(label, values["data"], _version_path(source.parent, values["data"], where), fmt)
+    return VersionSpec(
+        label, values["data"], _version_path(source.parent, values["data"], where), fmt
+    )
 
 
 def load_plan(path: Path | str) -> SweepPlan:

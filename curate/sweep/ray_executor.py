@@ -71,7 +71,9 @@ class RayExecutor:
                 configure_logging=False,
             )
         except (ConnectionError, ValueError, RuntimeError) as exc:
-            raise UsageError(f"cannot connect to Ray at {self.address or 'a new local instance'}: {exc}") from None
+            raise UsageError(
+                f"cannot connect to Ray at {self.address or 'a new local instance'}: {exc}"
+            ) from None
         return True
 
     def events(
