@@ -211,3 +211,25 @@ def test_ctrl_c_leaves_the_cache_consistent_and_the_next_run_resumes(tmp_path, e
     assert 0 < stored < total
     fresh = _sweep(str(write_project(tmp_path / "fresh")), "--format", "json")
     assert resumed < sum(job["computed"] for job in json.loads(fresh.stdout)["jobs"])
+
+
+def test_plan_paths_are_relative_to_the_plan_and_labels_default_as_curate_score(tmp_path):
+    from curate.sweep.plan import load_plan
+
+    project = tmp_path / "project"
+    (project / "models" / "bert").mkdir(parents=True)
+    (project / "v1.csv").write_text("", encoding="utf-8")
+    (project / "plan.toml").write_text(
+        'output = "out"\nbatch-size = 8\n'
+        '[[model]]\nname = "models/bert"\n'
+        '[[model]]\nname = "org/some-model"\ndevice = "cuda"\nmethods = ["pll,aul"]\n'
+        '[[version]]\ndata = "v1.csv"\nlabel = "first"\n',
+        encoding="utf-8",
+    )
+    plan = load_plan(project / "plan.toml")
+    local, hub = plan.models
+    assert (local.label, local.name) == ("bert", str((project / "models" / "bert").resolve()))
+    assert (hub.label, hub.name) == ("org--some-model", "org/some-model")
+    assert hub.methods == ("pll", "aul") and hub.num_gpus == 1 and local.num_gpus == 0
+    assert plan.output == project / "out" and plan.batch_size == 8
+    assert plan.versions[0].path == project / "v1.csv" and plan.versions[0].label == "first"
