@@ -19,7 +19,8 @@ LABEL_STUDIO_VERSION ?= 1.23.2
 help:
 	@echo "make demo  - create .venv, install, fetch CrowS-Pairs and run the pipeline on it,"
 	@echo "             then stats and lint on the StereoSet dev set"
-	@echo "make test  - create .venv if needed, install with test extras, run ruff and the tests"
+	@echo "make test  - create .venv if needed, install with the test and ray extras, run ruff and"
+	@echo "             the tests (the Ray tests start a local Ray and a two-node cluster)"
 	@echo "             (also installs the Label Studio server into $(LS_VENV) for the integration tests)"
 	@echo "make fuzz  - fuzz every reader for FUZZ_MINUTES (30) and kill every command 20 times"
 	@echo "             in its write window; failing inputs become tests/fuzz_corpus/ cases"
@@ -30,7 +31,7 @@ $(BIN)/python:
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(PIP) install --quiet torch==$(TORCH_VERSION)
-	$(PIP) install --quiet -e '.[test]'
+	$(PIP) install --quiet -e '.[test,ray]'
 	touch $@
 
 install: $(VENV)/.installed

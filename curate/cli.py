@@ -20,6 +20,7 @@ from curate.commands import instrument as instrument_commands
 from curate.commands import lint as lint_commands
 from curate.commands import release as release_commands
 from curate.commands import score as score_commands
+from curate.commands import sweep as sweep_commands
 
 app = typer.Typer(
     name="curate",
@@ -56,6 +57,7 @@ annotations_commands.register(app)
 lint_commands.register(app)
 release_commands.register(app)
 score_commands.register(app)
+sweep_commands.register(app)
 diff_report_commands.register(app)
 explore_commands.register(app)
 instrument_commands.register(app)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -311,3 +312,23 @@ def test_resume_with_another_batch_size_matches_an_uninterrupted_run(lm, tmp_pat
     assert again.stats.cache_hits == _first_batches(lm, 2)
     assert _scores(again) == _scores(score_pairs(PAIRS, lm, batch_size=8))
     assert lm.context("pll", 8) != lm.context("pll", 3)
+
+
+def test_export_ships_a_models_contexts_that_register_to_the_same_keys(tmp_path):
+    """What a sweep driver sends a worker: the contexts of one label with their rows; a
+    fresh cache that registers them again gets the same keys and numbers."""
+    with ScoreCache(tmp_path / "cache.sqlite") as cache:
+        mine = cache.register_context({"method": "pll", "model": "a"}, label="models/bert")
+        other = cache.register_context({"method": "pll", "model": "b"}, label="gpt2")
+        cache.store(mine, [("s1", 1, -0.5), ("s1", 2, -1.25)])
+        cache.store(other, [("s2", 1, -3.0)])
+        exported = cache.export("models/bert")
+        assert cache.export(lambda label: label.startswith("models/")) == exported
+    assert len(exported) == 1
+    with ScoreCache(None) as copy:
+        description, rows = exported[0]
+        fields = json.loads(description)
+        key = copy.register_context(fields, fields.pop("label"))
+        copy.store(key, rows)
+        assert key == mine
+        assert copy.lookup(mine, ["s1"]) == {("s1", 1): -0.5, ("s1", 2): -1.25}

@@ -24,7 +24,7 @@ import os
 import sqlite3
 import stat
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -203,6 +203,31 @@ class ScoreCache:
             for slot, value in self.lookup(context, keys).items():
                 found.setdefault(slot, value)
         return found
+
+    def export(
+        self, label: str | Callable[[str], bool]
+    ) -> list[tuple[str, list[tuple[str, int, float]]]]:
+        """Every context registered under ``label`` (or whose label it accepts, when a
+        function) as its description JSON, with its rows.
+
+        What a driver ships to a worker that has no access to this file (``curate sweep`` on
+        Ray): the worker registers the descriptions again, which gives the same keys."""
+        accepts = label if callable(label) else label.__eq__
+        out = []
+        with self._reading():
+            contexts = self._db.execute(
+                "SELECT id, description FROM contexts ORDER BY rowid"
+            ).fetchall()
+            for key, description in contexts:
+                if not accepts(json.loads(description).get("label", "")):
+                    continue
+                rows = self._db.execute(
+                    "SELECT sentence, position, logprob FROM logprobs WHERE context = ? "
+                    "ORDER BY sentence, position",
+                    (key,),
+                ).fetchall()
+                out.append((description, rows))
+        return out
 
     def store(self, context: str, rows: Iterable[tuple[str, int, float]]) -> None:
         """Write one batch of ``(sentence, position, logprob)`` rows in one transaction."""

@@ -1,0 +1,200 @@
+"""``curate sweep PLAN.toml``: score many models x methods x dataset versions (thin front end).
+
+The plan is read by :mod:`curate.sweep.plan`, the jobs run by :func:`curate.sweep.run.run_sweep`
+on the chosen executor; this module shows one progress display over the jobs, the table of
+every column, and maps the outcome to the exit code (1 when a job failed). Nothing here imports
+torch or ray until the command runs.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from curate.commands.common import (
+    ReportFormat,
+    config,
+    err,
+    handles_errors,
+    literal_help,
+    out,
+    print_json,
+    score_cache_path,
+)
+
+
+class Engine(StrEnum):
+    """Where the jobs run."""
+
+    local = "local"
+    ray = "ray"
+
+
+def register(app: typer.Typer) -> None:
+    """Add the sweep command to ``app``."""
+    app.command("sweep")(sweep)
+
+
+@handles_errors
+def sweep(
+    plan_file: Path = typer.Argument(..., help="The sweep plan (TOML): models, versions, output."),
+    engine: Engine = typer.Option(
+        Engine.local,
+        "--engine",
+        help="local: in this process, one model after another. ray: one Ray task per model "
+        "(pip install 'curate[ray]').",
+    ),
+    address: str | None = typer.Option(
+        None,
+        "--address",
+        help="Ray cluster to use with --engine ray: auto (the one `ray start --head` started) "
+        "or ray://host:port. Default: a local Ray started for the run.",
+    ),
+    num_cpus: int | None = typer.Option(
+        None, "--num-cpus", min=1, help="CPUs of the local Ray started for the run (default: all)."
+    ),
+    fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Output format."),
+) -> None:
+    """Score every (model, method, dataset version) of a plan whose results are not cached.
+
+    Writes the same files as curate score, one folder per version: <output>/<version>/<model>/
+    for pll and <output>/<version>/<model>/<method>/ for the other methods (scores.csv,
+    summary.json), and <output>/sweep.json with every column's metric and 95% interval. Every
+    finished batch is stored in the score cache (the plan's cache, else the project's), so an
+    interrupted sweep resumes where it stopped and a rerun computes nothing. A job that fails
+    (a model that does not load, a method that does not fit it) is reported and the others go
+    on; the exit code is then 1.
+    """
+    from curate.sweep.plan import load_plan
+
+    plan = load_plan(plan_file)
+    if plan.cache is None:
+        from dataclasses import replace
+
+        plan = replace(plan, cache=score_cache_path(config(), None, False))
+    if engine is not Engine.ray and (address is not None or num_cpus is not None):
+        from curate.errors import UsageError
+
+        raise UsageError(f"{'--address' if address else '--num-cpus'} needs --engine ray")
+    from curate.sweep.run import run_sweep
+
+    display = _Display()
+    with display.progress:
+        try:
+            outcome = run_sweep(
+                plan,
+                engine=engine.value,
+                address=address,
+                num_cpus=num_cpus,
+                on_plan=display.plan,
+                on_status=display.update,
+            )
+        except KeyboardInterrupt:
+            err.print("interrupted; finished batches are cached, so a rerun resumes from there")
+            raise typer.Exit(130) from None
+    if fmt is ReportFormat.json:
+        from curate.sweep.run import SWEEP_JSON
+
+        print_json({"sweep": str(plan.output / SWEEP_JSON), "jobs": _json(outcome)})
+    else:
+        _render(outcome)
+    if outcome.failed:
+        grouped: dict[tuple[str, str], list[str]] = {}
+        for status in outcome.failed:
+            job = status.job
+            where = job.version if job.method == "*" else f"{job.method} on {job.version}"
+            grouped.setdefault((job.model, status.reason), []).append(where)
+        for (model, reason), where in grouped.items():
+            err.print(
+                f"[red]failed:[/] {escape(model)} ({escape(', '.join(where))}): {escape(reason)}"
+            )
+        raise typer.Exit(1)
+
+
+sweep.__doc__ = literal_help(sweep.__doc__ or "")
+
+
+class _Display:
+    """One bar over the jobs: done, running, failed, skipped as cached, ETA."""
+
+    def __init__(self) -> None:
+        self.progress = Progress(
+            TextColumn("[bold]sweep[/]"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[counts]}"),
+            TimeRemainingColumn(),
+            console=err,
+            transient=True,
+        )
+        self.task = self.progress.add_task("sweep", total=None, counts="")
+        self.statuses: dict[Any, str] = {}
+
+    def plan(self, statuses: list[Any]) -> None:
+        self.statuses = {s.job: s.status for s in statuses}
+        self._refresh()
+
+    def update(self, status: Any) -> None:
+        self.statuses[status.job] = status.status
+        self._refresh()
+
+    def _refresh(self) -> None:
+        values = list(self.statuses.values())
+        count = {k: values.count(k) for k in ("computed", "cached", "failed", "running")}
+        finished = count["computed"] + count["cached"] + count["failed"]
+        self.progress.update(
+            self.task,
+            total=len(values),
+            completed=finished,
+            counts=f"{count['computed']} done, {count['running']} running, "
+            f"{count['failed']} failed, {count['cached']} cached",
+        )
+
+
+def _interval(summary: dict[str, Any]) -> str:
+    from curate.sweep.run import wilson_interval
+
+    inner = summary["summary"]
+    interval = wilson_interval(inner["biased"], inner["pairs"])
+    score = inner["metric_score"]
+    if score is None or interval is None:
+        return "-"
+    return f"{score:.2f} [{interval[0]:.1f}, {interval[1]:.1f}]"
+
+
+def _render(outcome: Any) -> None:
+    table = Table(
+        title="Sweep: % of pairs preferring the more stereotyping sentence (95% Wilson interval)",
+        title_justify="left",
+    )
+    for name in ("version", "model", "method", "status", "pairs", "metric [95% CI]"):
+        table.add_column(name, justify="right" if name in ("pairs",) else "left")
+    for status in outcome.jobs:
+        job = status.job
+        pairs = str(status.summary["summary"]["pairs"]) if status.summary else ""
+        metric = _interval(status.summary) if status.summary else "-"
+        table.add_row(
+            escape(job.version), escape(job.model), escape(job.method), status.status, pairs, metric
+        )
+    out.print(table)
+
+
+def _json(outcome: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "version": s.job.version,
+            "model": s.job.model,
+            "method": s.job.method,
+            "status": s.status,
+            "computed": s.computed,
+            **({"reason": s.reason} if s.reason else {}),
+            **({"directory": str(s.directory)} if s.directory else {}),
+        }
+        for s in outcome.jobs
+    ]

@@ -1,0 +1,299 @@
+"""The driver of a sweep: plan the groups, hand them to an executor, store what comes back.
+
+The driver is the one writer of the score cache (a cluster shares no disk): it ships each
+worker the cache rows of its model, stores every batch a worker reports in its own transaction
+(so an interrupted sweep keeps every finished batch and the next run resumes from there), and
+writes each finished column exactly as ``curate score`` does (``<output>/<version>/<model>/``
+for ``pll``, ``<output>/<version>/<model>/<method>/`` for the other methods: scores.csv and
+summary.json), then ``sweep.json``: every column's status and metric with its 95% interval.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from curate import __version__
+from curate.errors import CurateError, InputError
+from curate.sweep.jobs import BatchHook, Failed, Group, Job, Loaded, Rows, Scored, VersionData
+from curate.sweep.plan import ModelSpec, PlanError, SweepPlan
+
+#: The file of the sweep's own summary, at the output root.
+SWEEP_JSON = "sweep.json"
+#: The method of a failed model whose methods could not be known (its config did not load).
+ANY_METHOD = "*"
+
+
+@dataclass
+class JobStatus:
+    """Where a job stands: pending, running, computed, cached (nothing computed) or failed."""
+
+    job: Job
+    status: str = "pending"
+    reason: str = ""
+    directory: Path | None = None
+    summary: dict[str, Any] | None = None
+    computed: int = 0
+
+
+@dataclass
+class SweepOutcome:
+    """Every job's final status, in plan order (version, model, method)."""
+
+    output: Path
+    jobs: list[JobStatus]
+
+    @property
+    def failed(self) -> list[JobStatus]:
+        return [j for j in self.jobs if j.status == "failed"]
+
+
+StatusCallback = Callable[[JobStatus], None]
+
+
+def _settings(plan: SweepPlan, model: ModelSpec, threads: int | None) -> Any:
+    from curate.score.settings import DEFAULT_BATCH_SIZE, ScoreSettings
+
+    defaults = ScoreSettings()
+    return ScoreSettings(
+        batch_size=model.batch_size or plan.batch_size or DEFAULT_BATCH_SIZE,
+        threads=threads,
+        device=model.device,
+        dtype=model.dtype,
+        lowercase=model.lowercase,
+        threshold=plan.threshold if plan.threshold is not None else defaults.threshold,
+    )
+
+
+def _methods(model: ModelSpec) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The model's methods that fit it, and the reason of each that does not (or of the
+    whole model, under :data:`ANY_METHOD`, when its config cannot be read)."""
+    from curate.score.methods import METHODS, methods_for_model, methods_of_kind
+    from curate.score.models import model_kind
+
+    try:
+        kind = model_kind(model.name)
+    except CurateError as exc:
+        return (), {ANY_METHOD: str(exc)}
+    if not model.methods:
+        return tuple(methods_of_kind(kind)), {}
+    fit, unfit = [], {}
+    for name in model.methods:
+        try:
+            methods_for_model([name], kind, model.name)
+        except CurateError as exc:
+            unfit[name] = str(exc)
+            continue
+        fit.append(METHODS[name].name)
+    return tuple(fit), unfit
+
+
+def _read_versions(plan: SweepPlan) -> list[tuple[VersionData, dict[str, str]]]:
+    from curate.formats import read_dataset
+    from curate.score.run import data_info
+
+    versions = []
+    for version in plan.versions:
+        try:
+            dataset = read_dataset(version.path, version.input_format)
+        except CurateError as exc:
+            raise PlanError(f"{plan.source}: version {version.label}: {exc}") from None
+        if dataset.shape.format == "stereoset":
+            raise PlanError(
+                f"{plan.source}: version {version.label}: {version.path} is a StereoSet file; "
+                "a sweep scores pair datasets (score StereoSet with curate score)"
+            )
+        pairs = tuple(dataset.pairs)
+        if not pairs:
+            raise InputError(f"{version.path}: no pairs to score (the file has no rows)")
+        versions.append((VersionData(version.label, pairs), data_info(version.path)))
+    return versions
+
+
+def same_model(name: str) -> Callable[[str], bool]:
+    """Whether a cache context's label names the model ``name``: the same text, or the same
+    existing directory (``curate score -m ./bert`` run from the plan's folder)."""
+    local = Path(name).expanduser()
+    where = local.resolve() if local.exists() else None
+
+    def accepts(label: str) -> bool:
+        if label == name:
+            return True
+        if where is None or not label:
+            return False
+        try:
+            other = Path(label).expanduser()
+            return other.exists() and other.resolve() == where
+        except OSError:
+            return False
+
+    return accepts
+
+
+def column_directory(output: Path, job: Job) -> Path:
+    """Where ``curate score`` would write the column: ``<output>/<version>/<model>[/<method>]``."""
+    from curate.score.run import output_directory
+
+    return output_directory(Path(output) / job.version, job.model, job.method)
+
+
+def plan_groups(
+    plan: SweepPlan, versions: list[VersionData], engine: str
+) -> tuple[list[Group], dict[Job, JobStatus], list[Job]]:
+    """The group of each model with a method to run, every job's starting status (failed at
+    once when its method does not fit or the model's config does not load), in plan order."""
+    groups: list[Group] = []
+    statuses: dict[Job, JobStatus] = {}
+    order: list[Job] = []
+    for model in plan.models:
+        fit, unfit = _methods(model)
+        threads = plan.threads if engine == "local" else max(1, int(model.num_cpus))
+        for version in versions:
+            for method in model.methods or fit or (ANY_METHOD,):
+                job = Job(model.label, method, version.label)
+                order.append(job)
+                reason = unfit.get(method) or unfit.get(ANY_METHOD)
+                statuses[job] = JobStatus(job, "failed" if reason else "pending", reason or "")
+        if fit:
+            groups.append(
+                Group(
+                    label=model.label,
+                    name=model.name,
+                    methods=fit,
+                    versions=tuple(versions),
+                    settings=_settings(plan, model, threads),
+                    num_cpus=model.num_cpus,
+                    num_gpus=model.num_gpus,
+                )
+            )
+    return groups, statuses, order
+
+
+def run_sweep(
+    plan: SweepPlan,
+    *,
+    engine: str = "local",
+    address: str | None = None,
+    num_cpus: int | None = None,
+    on_status: StatusCallback | None = None,
+    on_plan: Callable[[list[JobStatus]], None] | None = None,
+    hook: BatchHook | None = None,
+) -> SweepOutcome:
+    """Run every job of ``plan`` whose numbers are not cached, write its files and sweep.json.
+
+    ``on_plan(statuses)`` is called once with every job before any runs; ``on_status(status)``
+    whenever one changes. ``hook`` runs in the worker after each batch (tests use it to kill a
+    Ray worker). Ctrl-C (KeyboardInterrupt) propagates after the last stored batch.
+    """
+    from curate.score.cache import open_cache
+    from curate.score.files import write_scores_csv, write_summary_json
+    from curate.score.run import score_summary
+    from curate.sweep.executors import make_executor
+
+    executor = make_executor(
+        engine, address=address, num_cpus=num_cpus, max_retries=plan.max_retries
+    )
+    versions = _read_versions(plan)
+    data = {v.label: info for v, info in versions}
+    groups, statuses, order = plan_groups(plan, [v for v, _ in versions], engine)
+    if on_plan is not None:
+        on_plan([statuses[j] for j in order])
+
+    def update(job: Job, **values: Any) -> None:
+        status = statuses[job]
+        for key, value in values.items():
+            setattr(status, key, value)
+        if on_status is not None:
+            on_status(status)
+
+    threshold = groups[0].settings.threshold if groups else 0.0
+    with open_cache(plan.cache) as store:
+        snapshots = [store.export(same_model(group.name)) for group in groups]
+        with contextlib.closing(executor.events(groups, snapshots, hook)) as events:
+            for index, event in events:
+                group = groups[index]
+                if isinstance(event, Rows):
+                    store.store(store.register_context(event.fields, event.label), event.rows)
+                elif isinstance(event, Loaded):
+                    for job in group.jobs():
+                        if statuses[job].status == "pending":
+                            update(job, status="running")
+                elif isinstance(event, Scored):
+                    summary = score_summary(event.result, data[event.job.version], threshold)
+                    target = column_directory(plan.output, event.job)
+                    write_scores_csv(event.result.scores, target / "scores.csv")
+                    write_summary_json(summary, target / "summary.json")
+                    computed = event.result.stats.computed
+                    update(
+                        event.job,
+                        status="computed" if computed else "cached",
+                        directory=target,
+                        summary=summary,
+                        computed=computed,
+                    )
+                elif isinstance(event, Failed):
+                    jobs = [event.job] if event.job is not None else group.jobs()
+                    for job in jobs:
+                        if statuses[job].status in ("pending", "running"):
+                            update(job, status="failed", reason=event.reason)
+    for status in statuses.values():
+        if status.status in ("pending", "running"):
+            update(status.job, status="failed", reason="the worker ended without a result")
+    versions_order = {v.label: i for i, v in enumerate(plan.versions)}
+    models_order = {m.label: i for i, m in enumerate(plan.models)}
+    order.sort(key=lambda j: (versions_order[j.version], models_order[j.model]))
+    outcome = SweepOutcome(plan.output, [statuses[j] for j in order])
+    write_summary_json(sweep_document(plan, outcome, data), plan.output / SWEEP_JSON)
+    return outcome
+
+
+def wilson_interval(successes: int, n: int) -> tuple[float, float] | None:
+    """The 95% Wilson score interval of a proportion, in percent (statsmodels)."""
+    if not n:
+        return None
+    from statsmodels.stats.proportion import proportion_confint
+
+    low, high = proportion_confint(successes, n, alpha=0.05, method="wilson")
+    return 100.0 * float(low), 100.0 * float(high)
+
+
+def sweep_document(
+    plan: SweepPlan, outcome: SweepOutcome, data: dict[str, dict[str, str]]
+) -> dict[str, Any]:
+    """sweep.json: every column with its status and metric (deterministic: no timings)."""
+    columns = []
+    names = {m.label: m.name for m in plan.models}
+    for status in outcome.jobs:
+        job = status.job
+        entry: dict[str, Any] = {
+            "version": job.version,
+            "data": data.get(job.version, {}),
+            "model": job.model,
+            "model_name": names[job.model],
+            "method": job.method,
+            "status": "failed" if status.status == "failed" else "ok",
+        }
+        if status.status == "failed":
+            entry["reason"] = status.reason
+        elif status.summary is not None and status.directory is not None:
+            summary = status.summary["summary"]
+            interval = wilson_interval(summary["biased"], summary["pairs"])
+            entry.update(
+                {
+                    "path": status.directory.relative_to(outcome.output).as_posix(),
+                    "pairs": summary["pairs"],
+                    "metric_score": summary["metric_score"],
+                    "ci95": list(interval) if interval else None,
+                    "ties": summary["ties"],
+                }
+            )
+        columns.append(entry)
+    return {
+        "tool": f"curate {__version__}",
+        "plan": plan.source.name,
+        "columns": columns,
+        "failed": sum(1 for s in outcome.jobs if s.status == "failed"),
+    }

@@ -1,0 +1,136 @@
+"""A sweep project for the tests and benchmarks: three tiny models (two masked, one causal),
+two dataset versions, a plan, and the reference outputs of sequential ``curate score``.
+
+The reference runs ``curate score`` once per (version, model), in plan order, with the model's
+methods and the plan's batch size, through one cache of its own: what a user scoring the
+versions one after another gets, and what every sweep engine must reproduce byte for byte.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+from collections.abc import Sequence
+from pathlib import Path
+
+from curate.pairs import Pair, write_pairs
+from tests.support.tiny_models import SAMPLE_PAIRS, tiny_model_dir
+
+#: (label, family): two masked LMs and a causal one.
+MODELS: tuple[tuple[str, str], ...] = (("bert", "bert"), ("roberta", "roberta"), ("gpt2", "gpt2"))
+BATCH_SIZE = 4
+
+
+def revised(pairs: Sequence[Pair]) -> list[Pair]:
+    """A second version: one sentence edited, one pair dropped, as a revision does."""
+    out = [
+        dataclasses.replace(p, sent_less=p.sent_less.replace("Men", "Boys"))
+        if p.pair_id == 0
+        else p
+        for p in pairs
+    ]
+    return out[:-1]
+
+
+def write_project(
+    root: Path,
+    *,
+    models: Sequence[tuple[str, str]] = MODELS,
+    pairs: Sequence[Pair] = SAMPLE_PAIRS,
+    extra_models: str = "",
+    cache: str = "cache.sqlite",
+) -> Path:
+    """Write v1.csv, v2.csv and plan.toml under ``root``; return the plan's path."""
+    root.mkdir(parents=True, exist_ok=True)
+    write_pairs(pairs, root / "v1.csv")
+    write_pairs(revised(pairs), root / "v2.csv")
+    lines = [f'output = "out"\ncache = "{cache}"\nbatch-size = {BATCH_SIZE}\n']
+    for label, family in models:
+        lines.append(f'[[model]]\nname = "{tiny_model_dir(family)}"\nlabel = "{label}"\n')
+    lines.append(extra_models)
+    lines.append('[[version]]\nlabel = "v1"\ndata = "v1.csv"\n')
+    lines.append('[[version]]\nlabel = "v2"\ndata = "v2.csv"\n')
+    plan = root / "plan.toml"
+    plan.write_text("\n".join(lines), encoding="utf-8")
+    return plan
+
+
+def reference(root: Path, models: Sequence[tuple[str, str]] = MODELS) -> Path:
+    """Sequential ``curate score`` of every (version, model) into ``root/reference``."""
+    from typer.testing import CliRunner
+
+    from curate.cli import app
+    from curate.score.methods import methods_of_kind
+    from curate.score.models import model_kind
+
+    runner = CliRunner()
+    target = root / "reference"
+    for version in ("v1", "v2"):
+        for label, family in models:
+            path = tiny_model_dir(family)
+            methods = ",".join(methods_of_kind(model_kind(path)))
+            result = runner.invoke(
+                app,
+                [
+                    "score",
+                    str(root / f"{version}.csv"),
+                    "--model",
+                    str(path),
+                    "--method",
+                    methods,
+                    "--out",
+                    str(target / version),
+                    "--cache",
+                    str(root / "reference.sqlite"),
+                    "--batch-size",
+                    str(BATCH_SIZE),
+                ],
+            )
+            assert result.exit_code == 0, result.output
+            # curate score names the folder after the directory: the family; the plan's label
+            # is the same name here.
+            assert (target / version / path.name).is_dir()
+            if path.name != label:
+                (target / version / path.name).rename(target / version / label)
+    return target
+
+
+def column_files(root: Path) -> dict[str, bytes]:
+    """Every scores.csv and summary.json below ``root``, by relative path."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.name in ("scores.csv", "summary.json")
+    }
+
+
+@dataclasses.dataclass(frozen=True)
+class KillOnce:
+    """A batch hook that kills its own worker process after the first batch, once: the marker
+    file says the kill happened, so Ray's retry of the task runs through."""
+
+    marker: str
+
+    def __call__(self) -> None:
+        if os.path.exists(self.marker):
+            return
+        Path(self.marker).write_text(str(os.getpid()), encoding="utf-8")
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+@dataclasses.dataclass
+class InterruptDriver:
+    """A batch hook that sends Ctrl-C (SIGINT) to the driver process after ``after`` batches
+    of one worker, once (the marker file says it was sent)."""
+
+    driver: int
+    marker: str
+    after: int = 3
+    seen: int = 0
+
+    def __call__(self) -> None:
+        self.seen += 1
+        if self.seen == self.after and not os.path.exists(self.marker):
+            Path(self.marker).write_text("sent", encoding="utf-8")
+            os.kill(self.driver, signal.SIGINT)

@@ -1,0 +1,150 @@
+"""``curate sweep --engine ray`` on real Ray (no mocks): a local Ray instance and a two-node
+``ray.cluster_utils.Cluster`` on this machine run the plan of three tiny models x their methods
+x two versions, and every per-column file is byte-identical to sequential ``curate score``."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.sweep_project import KillOnce, column_files, reference, write_project
+from tests.support.tiny_models import tiny_model_dir
+
+ray = pytest.importorskip("ray")
+
+from curate.sweep.plan import load_plan  # noqa: E402
+from curate.sweep.run import run_sweep  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module", params=["local-ray", "two-node-cluster"])
+def ray_cluster(request):
+    """A real Ray: one local instance of 2 CPUs, or a head and a worker node of 1 CPU each."""
+    if ray.is_initialized():
+        ray.shutdown()
+    if request.param == "local-ray":
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        yield request.param
+        ray.shutdown()
+        return
+    from ray.cluster_utils import Cluster
+
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    cluster.add_node(num_cpus=1)
+    cluster.wait_for_nodes()
+    ray.init(address=cluster.address, log_to_driver=False)
+    assert len([n for n in ray.nodes() if n["Alive"]]) == 2
+    yield request.param
+    ray.shutdown()
+    cluster.shutdown()
+
+
+@pytest.fixture(scope="module")
+def expected(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    root = tmp_path_factory.mktemp("reference")
+    write_project(root)
+    return column_files(reference(root))
+
+
+def test_ray_sweep_writes_the_bytes_of_sequential_score_and_a_rerun_computes_nothing(
+    ray_cluster, tmp_path, expected
+):
+    plan = load_plan(write_project(tmp_path))
+    outcome = run_sweep(plan, engine="ray")
+    assert not outcome.failed, [(s.job, s.reason) for s in outcome.failed]
+    assert sum(s.computed for s in outcome.jobs) > 0
+    assert column_files(tmp_path / "out") == expected
+    again = run_sweep(plan, engine="ray")
+    assert all(s.status == "cached" and s.computed == 0 for s in again.jobs)
+    assert column_files(tmp_path / "out") == expected
+
+
+def test_a_worker_killed_during_a_job_is_retried_and_gives_the_same_bytes(
+    ray_cluster, tmp_path, expected
+):
+    plan = load_plan(write_project(tmp_path))
+    marker = tmp_path / "killed"
+    outcome = run_sweep(plan, engine="ray", hook=KillOnce(str(marker)))
+    assert marker.is_file(), "the hook did not kill a worker"
+    assert not outcome.failed, [(s.job, s.reason) for s in outcome.failed]
+    assert column_files(tmp_path / "out") == expected
+
+
+def test_a_model_that_does_not_load_on_its_worker_fails_alone(ray_cluster, tmp_path, expected):
+    broken = tmp_path / "damaged"
+    shutil.copytree(tiny_model_dir("bert"), broken)
+    weights = broken / "model.safetensors"
+    weights.write_bytes(weights.read_bytes()[:100])  # the config reads, the weights do not
+    extra = f'[[model]]\nname = "{broken}"\nlabel = "damaged"\n'
+    plan = load_plan(write_project(tmp_path, extra_models=extra))
+    outcome = run_sweep(plan, engine="ray")
+    failed = {(s.job.model, s.job.version) for s in outcome.failed}
+    assert failed == {("damaged", "v1"), ("damaged", "v2")}
+    assert all("model.safetensors" in s.reason for s in outcome.failed)
+    written = column_files(tmp_path / "out")
+    assert {k: v for k, v in written.items() if k in expected} == expected
+    document = json.loads((Path(plan.output) / "sweep.json").read_text(encoding="utf-8"))
+    assert document["failed"] == len(outcome.failed)
+
+
+def test_a_model_asking_more_cpus_than_any_node_has_fails_alone(ray_cluster, tmp_path, expected):
+    extra = f'[[model]]\nname = "{tiny_model_dir("bert")}"\nlabel = "greedy"\nnum-cpus = 64\n'
+    plan = load_plan(write_project(tmp_path, extra_models=extra))
+    outcome = run_sweep(plan, engine="ray")
+    assert {s.job.model for s in outcome.failed} == {"greedy"}
+    assert all("64 CPUs" in s.reason for s in outcome.failed)
+    written = column_files(tmp_path / "out")
+    assert {k: v for k, v in written.items() if k in expected} == expected
+
+
+_INTERRUPTED = """
+import os, sys
+from curate.sweep import run as sweep_run
+from tests.support.sweep_project import InterruptDriver
+original = sweep_run.run_sweep
+marker = sys.argv[2]
+
+def patched(plan, **options):
+    hook = InterruptDriver(os.getpid(), marker)
+    return original(plan, hook=hook, **options)
+
+sweep_run.run_sweep = patched
+from curate.cli import main
+sys.argv = ["curate", "sweep", sys.argv[1], "--engine", "ray", "--num-cpus", "1"]
+main()
+"""
+
+
+def test_ctrl_c_of_the_driver_keeps_the_cache_consistent_and_a_rerun_resumes(tmp_path, expected):
+    """The driver starts its own Ray; Ctrl-C stops it, keeps every stored batch, exits 130."""
+    plan = write_project(tmp_path)
+    marker = tmp_path / "interrupted"
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", _INTERRUPTED, str(plan), str(marker)],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert marker.is_file(), done.stderr
+    assert done.returncode == 130, done.stderr
+    assert "interrupted" in done.stderr and "Traceback" not in done.stderr
+    with sqlite3.connect(tmp_path / "cache.sqlite") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        stored = db.execute("SELECT COUNT(*) FROM logprobs").fetchone()[0]
+    assert stored > 0
+    resumed = run_sweep(load_plan(plan), engine="local")
+    assert not resumed.failed
+    assert column_files(tmp_path / "out") == expected
+    with sqlite3.connect(tmp_path / "cache.sqlite") as db:
+        assert stored < db.execute("SELECT COUNT(*) FROM logprobs").fetchone()[0]
