@@ -377,17 +377,23 @@ def sha256_file(path: Path, chunk_size: int = 1 << 20) -> str:
     return digest.hexdigest()
 
 
-def read_text_utf8(path: Path) -> str:
-    """Read a file as UTF-8, naming the file and byte offset of the first invalid byte."""
-    path = Path(path)
+def read_input_file(path: Path) -> bytes:
+    """The bytes of input file ``path`` (:func:`read_input_bytes`), a missing, unreadable or
+    directory path being one sentence naming it."""
     try:
-        data = read_input_bytes(path)
+        return read_input_bytes(path)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise InputError(f"{path}: is a directory, expected a file") from None
     except PermissionError:
         raise InputError(f"{path}: permission denied") from None
+
+
+def read_text_utf8(path: Path) -> str:
+    """Read a file as UTF-8, naming the file and byte offset of the first invalid byte."""
+    path = Path(path)
+    data = read_input_file(path)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -64,8 +64,6 @@ def register(app: typer.Typer) -> None:
     app.command("score")(score)
 
 
-
-
 @handles_errors
 def score(
     path: Path | None = typer.Argument(

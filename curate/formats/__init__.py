@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from curate.errors import InputError, UsageError
-from curate.fileio import read_input_bytes, write_bytes_atomic
+from curate.fileio import read_input_file, write_bytes_atomic
 from curate.formats.dataset import Dataset, Shape, shared_fields
 from curate.formats.delimited import pairs_only, parse_pairs
 from curate.formats.upstream import format_pairs, log_warnings, write_pairs
@@ -86,16 +86,6 @@ def detect_format(data: bytes) -> str:
     return benchmarks.detect(data)[1]
 
 
-def _read_bytes(path: Path) -> bytes:
-    try:
-        return read_input_bytes(path)  # one reader: loops, devices, name length, input registry
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, expected a file") from None
-    except PermissionError:
-        raise InputError(f"{path}: permission denied") from None
-
 
 #: What an empty file of these suffixes was meant to be (other suffixes are read as CSV).
 _EMPTY_KIND = {
@@ -121,7 +111,7 @@ def read_dataset(path: Path | str, input_format: str | None = None) -> Dataset:
         folder = path.is_dir()  # a benchmark may read a folder of files (WinoBias)
     except OSError:
         folder = False  # the file reader names what is wrong with the path
-    data = b"" if folder else _read_bytes(path)
+    data = b"" if folder else read_input_file(path)
     if not folder and not data.strip() and (kind := _EMPTY_KIND.get(path.suffix.lower())):
         raise InputError(f"{path}: the file is empty; expected {kind}")
     if input_format is None:
