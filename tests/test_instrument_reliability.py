@@ -185,3 +185,25 @@ def test_a_broken_subset_is_impossible_to_miss(mk: Path, crows_pairs_path: Path,
     report = json.loads((tmp_path / "r" / "report.json").read_text())
     assert any("barely resemble" in a for a in report["alerts"]), report["alerts"]
     assert "ALERT rephrased_subset_religion.csv" in result.output
+
+
+def test_data_arguments_take_raw_as_every_command_does(
+    mk: Path, crows_pairs_path: Path, scored: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`raw` (and a release version) names the data here as in `curate score` or `diff`: the
+    reports from `raw` equal those from the file's path."""
+    from tests.support.release_project import make_project
+
+    make_project(tmp_path / "project", raw=crows_pairs_path)
+    monkeypatch.chdir(tmp_path / "project")
+    age = str(mk / "rephrased" / "rephrased_subset_age.csv")
+    reports = {}
+    for name in ("raw", str(crows_pairs_path)):
+        for command in (["reliability", age, "--original", name], ["compare", name, age]):
+            result = runner.invoke(
+                app, ["instrument", *command, "-s", str(scored), "-o", str(tmp_path / "out"), "--format", "json"]
+            )
+            assert result.exit_code == 0, result.output
+            reports[name, command[0]] = json.loads(result.stdout)["tables"]
+    assert reports["raw", "reliability"] == reports[str(crows_pairs_path), "reliability"]
+    assert reports["raw", "compare"] == reports[str(crows_pairs_path), "compare"]

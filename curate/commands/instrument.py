@@ -110,7 +110,9 @@ def reliability(
     from curate.instrument.reliability import parallel_forms
 
     input_format = dataset_format(input_format)
-    original = data_path(original, config())
+    cfg = config()
+    original = data_path(original, cfg)
+    alternates = [data_path(p, cfg) for p in alternates]
     report, found = parallel_forms(
         original, _read(original, input_format), [(p, _read(p, input_format)) for p in alternates],
         _columns(scores),
@@ -148,7 +150,9 @@ def consistency(
     from curate.instrument.consistency import consistency_report
 
     input_format = dataset_format(input_format)
-    path = data_path(path, config())
+    cfg = config()
+    path = data_path(path, cfg)
+    before = data_path(before, cfg) if before is not None else None
     versions = ([(before, _read(before, input_format))] if before else []) + [(path, _read(path, input_format))]
     report, found = consistency_report(versions, _columns(scores), threshold=threshold, splits=splits)
     _finish(report, "consistency", out_dir, fmt, found, findings)
@@ -168,6 +172,7 @@ def validity(
     from curate.instrument.scores import find_stereoset_results
     from curate.instrument.validity import convergent_validity
 
+    files = [data_path(p, config()) for p in files]
     report = convergent_validity(files, _columns(scores), find_stereoset_results(scores))
     _finish(report, "validity", out_dir, fmt)
 
@@ -194,6 +199,7 @@ def sensitivity(
 
     input_format = dataset_format(input_format)
     names = [n.strip() for n in order.split(",") if n.strip()] if order else None
+    files = [data_path(p, config()) for p in files]
     report = run([(p, _read(p, input_format)) for p in files], _columns(scores), names)
     _finish(report, "sensitivity", out_dir, fmt)
 
@@ -218,11 +224,14 @@ def compare(
     from curate.instrument.compare import compare_versions
 
     input_format = dataset_format(input_format)
+    cfg = config()
+    before, after = data_path(before, cfg), data_path(after, cfg)
+    alternates = [data_path(p, cfg) for p in alternates or []]
     report = compare_versions(
         (before, _read(before, input_format)),
         (after, _read(after, input_format)),
         _columns(scores),
-        [(p, _read(p, input_format)) for p in alternates or []],
+        [(p, _read(p, input_format)) for p in alternates],
         splits=splits,
     )
     _finish(report, "compare", out_dir, fmt)
