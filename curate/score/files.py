@@ -119,3 +119,19 @@ def read_scores_csv(path: Path | str) -> list[PairScore]:
 def write_summary_json(summary: Mapping[str, Any], path: Path) -> None:
     """Write a summary as stable, indented JSON atomically."""
     write_text_atomic(Path(path), json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+
+
+#: The files of one score column folder (``<out>/<model>/[<method>/]``).
+COLUMN_FILES = ("scores.csv", "summary.json")
+
+
+def write_score_column(scores: Iterable[PairScore], summary: Mapping[str, Any], target: Path) -> None:
+    """Write a score column's ``scores.csv`` and ``summary.json`` into ``target`` as one set
+    (staged and swapped in whole, :func:`curate.fileio.staged_output_dir`): ``curate score``,
+    ``--import`` and ``curate sweep`` all write their columns through here, so a kill leaves
+    either the old pair of files or the new one, never a mix."""
+    from curate.fileio import staged_output_dir
+
+    with staged_output_dir(target, COLUMN_FILES) as staged:
+        write_scores_csv(scores, staged / "scores.csv")
+        write_summary_json(summary, staged / "summary.json")

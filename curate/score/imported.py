@@ -32,7 +32,7 @@ from typing import Any
 from curate import __version__
 from curate.errors import InputError, UsageError
 from curate.pairs import Pair
-from curate.score.files import write_scores_csv, write_summary_json
+from curate.score.files import write_score_column
 from curate.score.metrics import PairScore, summarize
 
 #: Columns an imported file must have (metric.py's output; the index column may be unnamed).
@@ -221,5 +221,4 @@ def method_directory(source: str) -> str:
 
 def write_import(result: ImportResult, summary: dict[str, Any], target: Path) -> None:
     """Write ``scores.csv`` and ``summary.json`` of an import into ``target``."""
-    write_scores_csv(result.scores, target / "scores.csv")
-    write_summary_json(summary, target / "summary.json")
+    write_score_column(result.scores, summary, target)

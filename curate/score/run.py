@@ -19,11 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from curate import __version__
-from curate.fileio import staged_output_dir
 from curate.pairs import Pair
 from curate.score.cache import ScoreCache, open_cache
 from curate.score.engine import ProgressCallback, ScoreResult, score_pairs
-from curate.score.files import write_scores_csv, write_summary_json
+from curate.score.files import write_score_column
 from curate.score.methods import METHODS, Method, methods_for_model
 from curate.score.metrics import summarize
 from curate.score.models import LoadedModel, load_model, model_kind
@@ -204,9 +203,7 @@ def _score_one(
     result = score_pairs(pairs, lm, method, cache=store, settings=settings, progress=progress)
     summary = score_summary(result, data, settings.threshold, groups)
     target = output_directory(out_dir, slug, method.name)
-    with staged_output_dir(target, ("scores.csv", "summary.json")) as staged:  # as one set
-        write_scores_csv(result.scores, staged / "scores.csv")
-        write_summary_json(summary, staged / "summary.json")
+    write_score_column(result.scores, summary, target)
     output = ScoreOutput(slug, result, summary, target, lm.device.type)
     if hooks.scored:
         hooks.scored(output)

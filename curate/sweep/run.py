@@ -91,7 +91,11 @@ def _methods(model: ModelSpec) -> tuple[tuple[str, ...], dict[str, str]]:
     return tuple(fit), unfit
 
 
-def _read_versions(plan: SweepPlan) -> list[tuple[VersionData, dict[str, str]]]:
+def _read_versions(
+    plan: SweepPlan,
+) -> list[tuple[VersionData, dict[str, str], Callable[[str], tuple[str, ...]] | None]]:
+    """Each version's pairs (what workers get), its data record and its benchmark's groups."""
+    from curate.benchmarks import benchmark_of
     from curate.formats import read_dataset
     from curate.score.run import data_info
 
@@ -101,15 +105,18 @@ def _read_versions(plan: SweepPlan) -> list[tuple[VersionData, dict[str, str]]]:
             dataset = read_dataset(version.path, version.input_format)
         except CurateError as exc:
             raise PlanError(f"{plan.source}: version {version.label}: {exc}") from None
-        if dataset.shape.format == "stereoset":
+        benchmark = benchmark_of(dataset)
+        if not benchmark.scoring.pair_methods:
             raise PlanError(
-                f"{plan.source}: version {version.label}: {version.path} is a StereoSet file; "
-                "a sweep scores pair datasets (score StereoSet with curate score)"
+                f"{plan.source}: version {version.label}: {version.path} is a {benchmark.title} "
+                f"file; a sweep scores pair datasets (score {benchmark.title} with curate score)"
             )
         pairs = tuple(dataset.pairs)
         if not pairs:
             raise InputError(f"{version.path}: no pairs to score (the file has no rows)")
-        versions.append((VersionData(version.label, pairs), data_info(version.path)))
+        versions.append(
+            (VersionData(version.label, pairs), data_info(version.path), benchmark.scoring.groups)
+        )
     return versions
 
 
@@ -189,7 +196,7 @@ def run_sweep(
     Ray worker). Ctrl-C (KeyboardInterrupt) propagates after the last stored batch.
     """
     from curate.score.cache import open_cache
-    from curate.score.files import write_scores_csv, write_summary_json
+    from curate.score.files import write_score_column, write_summary_json
     from curate.score.run import score_summary
     from curate.sweep.executors import make_executor
 
@@ -197,8 +204,9 @@ def run_sweep(
         engine, address=address, num_cpus=num_cpus, max_retries=plan.max_retries
     )
     versions = _read_versions(plan)
-    data = {v.label: info for v, info in versions}
-    groups, statuses, order = plan_groups(plan, [v for v, _ in versions], engine)
+    data = {v.label: info for v, info, _ in versions}
+    bias_groups = {v.label: groups for v, _, groups in versions}
+    groups, statuses, order = plan_groups(plan, [v for v, _, _ in versions], engine)
     if on_plan is not None:
         on_plan([statuses[j] for j in order])
 
@@ -222,10 +230,12 @@ def run_sweep(
                         if statuses[job].status == "pending":
                             update(job, status="running")
                 elif isinstance(event, Scored):
-                    summary = score_summary(event.result, data[event.job.version], threshold)
+                    version = event.job.version
+                    summary = score_summary(
+                        event.result, data[version], threshold, bias_groups[version]
+                    )
                     target = column_directory(plan.output, event.job)
-                    write_scores_csv(event.result.scores, target / "scores.csv")
-                    write_summary_json(summary, target / "summary.json")
+                    write_score_column(event.result.scores, summary, target)
                     computed = event.result.stats.computed
                     update(
                         event.job,
