@@ -121,9 +121,10 @@ def read_parquet(path: Path, source: str, forced_hf: bool | None = None) -> Data
 
     try:
         table = pq.read_table(path)
+        # pyarrow decodes string cells only here: invalid UTF-8 in a cell is a ValueError too
+        rows = list(enumerate(table.to_pylist(), start=1))
     except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
         raise InputError(f"{source}: not a readable Parquet file ({exc})") from None
-    rows = list(enumerate(table.to_pylist(), start=1))
     return _dataset(rows, list(table.column_names), source, "parquet", "row", forced_hf)
 
 
