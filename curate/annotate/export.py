@@ -138,7 +138,7 @@ class Snapshot:
                 ],
                 not_exported=[_stored_int(p, "not_exported") for p in _list(value, "not_exported")],
             )
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:  # OverflowError: int(Infinity)
             raise InputError(f"{source}: malformed annotations snapshot ({exc})") from None
 
 
