@@ -138,8 +138,8 @@ def _file(name: str, data: bytes | str) -> Path:
 
 # -- datasets: generated round trips and mutated files ----------------------------------------
 
-SHAPES = ("csv", "tsv", "jsonl", "parquet", "hf-jsonl", "hf-parquet", "upstream")
-SUFFIX = {"upstream": "csv", "hf-jsonl": "jsonl", "hf-parquet": "parquet"}
+SHAPES = ("csv", "tsv", "jsonl", "parquet", "hf-jsonl", "hf-parquet", "hf-csv", "upstream")
+SUFFIX = {"upstream": "csv", "hf-jsonl": "jsonl", "hf-parquet": "parquet", "hf-csv": "csv"}
 
 
 @given(pairs=pair_lists(), shape=st.sampled_from(SHAPES))
