@@ -62,7 +62,10 @@ def parse_strings(text: str) -> list[str]:
     for match in _STRING.finditer(inner):
         if inner[position : match.start()].strip(" \n\t,"):
             raise ValueError(f"unexpected text in a list of strings: {text[:60]!r}")
-        out.append(ast.literal_eval(match.group(0)))
+        try:
+            out.append(ast.literal_eval(match.group(0)))
+        except (SyntaxError, ValueError, MemoryError, RecursionError):  # e.g. a NUL byte
+            raise ValueError(f"not a string literal in a list of strings: {text[:60]!r}") from None
         position = match.end()
     if inner[position:].strip(" \n\t,"):
         raise ValueError(f"unexpected text in a list of strings: {text[:60]!r}")
