@@ -2,11 +2,12 @@
 
     python benchmarks/fuzz.py --minutes 30
 
-Runs the Hypothesis targets of tests/test_fuzz.py under the random ``fuzz`` profile in turns
-until the time is up. When a target fails (an exception other than curate's own usage error,
+Runs the Hypothesis targets of tests/test_fuzz.py and tests/test_fuzz_surfaces.py under the
+random ``fuzz`` profile in turns until the time is up (``--only WORDS``: the targets whose name
+holds WORDS). When a target fails (an exception other than curate's own usage error,
 or a broken round trip), the minimal failing input Hypothesis ended on is written to
 tests/fuzz_corpus/<target>--<sha256>.<suffix>, which ``make test`` then replays
-(tests/test_fuzz.py::test_corpus_case). Prints the rounds, examples and findings per target.
+(tests/test_fuzz_corpus.py). Prints the rounds, examples and findings per target.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ os.environ["CURATE_FUZZ_PROFILE"] = "fuzz"
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests import test_fuzz as fuzz
+from tests import test_fuzz_surfaces as surfaces
+from tests.support import fuzzing
 
 TARGETS = [
     ("generated datasets", fuzz.test_generated_datasets_round_trip, {}),
@@ -38,7 +41,14 @@ TARGETS = [
     ("decisions", fuzz.test_mutated_record_files, {"kind": "decisions"}),
     ("findings", fuzz.test_mutated_record_files, {"kind": "findings"}),
     ("recipes", fuzz.test_mutated_recipes, {}),
+    ("generated winobias", surfaces.test_generated_winobias_folders_write_back_byte_identical, {}),
+    ("mutated winobias", surfaces.test_mutated_winobias_folders, {}),
+    ("imported scores", surfaces.test_mutated_imported_scores, {}),
+    ("sweep plans", surfaces.test_mutated_sweep_plans, {}),
+    ("instrument score folders", surfaces.test_mutated_instrument_score_folders, {}),
 ]
+#: The suffix of a saved case of a target that reads no dataset file.
+SUFFIXES = {"import": ".csv", "plan": ".toml"}
 
 
 def save(target: str, value: object, suffix: str) -> Path:
@@ -49,8 +59,8 @@ def save(target: str, value: object, suffix: str) -> Path:
         data = value
     else:
         data = json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogatepass")
-    fuzz.CORPUS.mkdir(exist_ok=True)
-    path = fuzz.CORPUS / f"{target}--{hashlib.sha256(data).hexdigest()[:16]}{suffix}"
+    fuzzing.CORPUS.mkdir(exist_ok=True)
+    path = fuzzing.CORPUS / f"{target}--{hashlib.sha256(data).hexdigest()[:16]}{suffix}"
     path.write_bytes(data)
     return path
 
@@ -58,30 +68,39 @@ def save(target: str, value: object, suffix: str) -> Path:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=30.0)
+    parser.add_argument(
+        "--only", action="append", default=[], metavar="WORDS",
+        help="run only the targets whose name contains WORDS (repeatable); default: all",
+    )
     args = parser.parse_args()
+    targets = [t for t in TARGETS if not args.only or any(w in t[0] for w in args.only)]
+    if not targets:
+        parser.error(f"no target matches {args.only}; targets: {', '.join(t[0] for t in TARGETS)}")
     deadline = time.monotonic() + args.minutes * 60
     rounds: Counter[str] = Counter()
     findings: Counter[str] = Counter()
     start = time.monotonic()
     while time.monotonic() < deadline:
-        for name, test, kwargs in TARGETS:
+        for name, test, kwargs in targets:
             if time.monotonic() >= deadline:
                 break
-            fuzz.LAST.clear()
+            fuzzing.LAST.clear()
             try:
                 test(**kwargs)
             except Exception as exc:  # a finding: keep the input, report, go on
                 findings[name] += 1
                 shape = kwargs.get("shape", "")
-                suffix = f".{fuzz.SUFFIX.get(shape, shape)}" if shape else ".json"
-                for target, value in fuzz.LAST.items():
+                for target, value in fuzzing.LAST.items():
+                    suffix = (
+                        f".{fuzz.SUFFIX.get(shape, shape)}" if shape else SUFFIXES.get(target, ".json")
+                    )
                     print(f"{name}: {type(exc).__name__}: saved {save(target, value, suffix)}")
                 traceback.print_exception(exc, limit=3)
             rounds[name] += 1
     minutes = (time.monotonic() - start) / 60
-    per = fuzz.settings.get_profile("fuzz").max_examples
+    per = fuzzing.settings.get_profile("fuzz").max_examples
     print(f"ran {minutes:.1f} min; up to {per} examples per round")
-    for name, _, _ in TARGETS:
+    for name, _, _ in targets:
         print(f"{name}: {rounds[name]} rounds, {findings[name]} failing")
     return 1 if findings else 0
 

@@ -9,13 +9,14 @@ dataset by that checksum, so a stale score set of another version of the file is
 from __future__ import annotations
 
 import hashlib
-import json
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from curate.errors import InputError
+from curate.jsonl import loads_document
 from curate.modelnames import model_label
 from curate.score.metrics import PairScore
 
@@ -70,8 +71,8 @@ def find_score_columns(roots: Iterable[Path]) -> list[ScoreColumn]:
             if not (summary_path.parent / "scores.csv").is_file():
                 continue
             try:
-                summary = json.loads(summary_path.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+                summary = loads_document(summary_path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, ValueError) as exc:
                 raise InputError(f"{summary_path}: not a readable summary.json ({exc})") from None
             data = summary.get("data") if isinstance(summary, dict) else None
             if not isinstance(data, dict) or "method" not in summary or "sha256" not in data:
@@ -120,15 +121,30 @@ def find_stereoset_results(roots: Iterable[Path]) -> list[ModelLevelScore]:
     out = []
     for root in roots:
         for path in sorted(Path(root).rglob("stereoset.json")):
-            try:
-                document = json.loads(path.read_text(encoding="utf-8"))
-                data, results = document["data"], document["results"]["overall"]
-                out.append(
-                    ModelLevelScore(
-                        str(document["model"]), str(document["method"]), str(data.get("file", "")),
-                        str(data["sha256"]), float(results["ss"]) / 100.0, "SS",
-                    )
-                )
-            except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-                raise InputError(f"{path}: not a readable stereoset.json of `curate score` ({exc})") from None
+            out.append(_stereoset_result(path))
     return out
+
+
+def _stereoset_result(path: Path) -> ModelLevelScore:
+    """The overall SS of one ``stereoset.json``; any other content is one sentence."""
+    def refuse(why: str) -> InputError:
+        return InputError(f"{path}: not a readable stereoset.json of `curate score` ({why})")
+
+    try:
+        document = loads_document(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise refuse(str(exc)) from None
+    data = document.get("data") if isinstance(document, dict) else None
+    results = document.get("results") if isinstance(document, dict) else None
+    overall = results.get("overall") if isinstance(results, dict) else None
+    if not isinstance(data, dict) or not isinstance(overall, dict):
+        raise refuse("expected the keys data and results.overall")
+    ss = overall.get("ss")
+    if isinstance(ss, bool) or not isinstance(ss, int | float) or not math.isfinite(ss):
+        raise refuse("results.overall.ss must be a number")
+    if not isinstance(data.get("sha256"), str):
+        raise refuse("data.sha256 must be a string")
+    return ModelLevelScore(
+        str(document.get("model", path.parent.parent.name)), str(document.get("method", "")),
+        str(data.get("file", "")), data["sha256"], float(ss) / 100.0, "SS",
+    )

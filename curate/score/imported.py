@@ -24,6 +24,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,26 +82,46 @@ def read_published(path: Path) -> list[PublishedRow]:
         )
     rows = []
     line = 2
-    for row in reader:
-        try:
-            more, less = float(row["sent_more_score"]), float(row["sent_less_score"])
-        except (TypeError, ValueError):
-            raise InputError(
-                f"{path}: line {line}: sent_more_score and sent_less_score must be numbers"
-            ) from None
-        published = (row.get("score") or "").strip()
-        rows.append(
-            PublishedRow(
-                line,
-                row["sent_more"] or "",
-                row["sent_less"] or "",
-                more,
-                less,
-                int(float(published)) if published else None,
+    try:
+        for row in reader:
+            more = _finite(row.get("sent_more_score"))
+            less = _finite(row.get("sent_less_score"))
+            if more is None or less is None:
+                raise InputError(
+                    f"{path}: line {line}: sent_more_score and sent_less_score must be finite "
+                    "numbers"
+                )
+            published = (row.get("score") or "").strip()
+            verdict = _finite(published) if published else None
+            if published and verdict not in (0.0, 1.0):
+                raise InputError(
+                    f"{path}: line {line}: score must be 0 or 1 (metric.py's verdict), not "
+                    f"{published[:20]!r}"
+                )
+            rows.append(
+                PublishedRow(
+                    line,
+                    row.get("sent_more") or "",
+                    row.get("sent_less") or "",
+                    more,
+                    less,
+                    None if verdict is None else int(verdict),
+                )
             )
-        )
-        line = reader.line_num + 1
+            line = reader.line_num + 1
+    except csv.Error as exc:
+        raise InputError(f"{path}: line {reader.line_num}: not a readable CSV row ({exc})") from None
     return rows
+
+
+def _finite(cell: object) -> float | None:
+    """A cell's number, or None when it is not a finite number (a published score is a
+    log-likelihood or a probability: NaN and infinities are damage, not scores)."""
+    try:
+        value = float(cell)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    return value if math.isfinite(value) else None
 
 
 def _preference(rows: Sequence[PublishedRow], prefer: str) -> str:
