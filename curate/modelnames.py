@@ -11,9 +11,13 @@ from pathlib import Path
 
 
 def local_name(name: str) -> str | None:
-    """The directory name of a model stored locally, or None for a hub id."""
-    path = Path(name).expanduser()
-    return path.resolve().name if path.exists() else None
+    """The directory name of a model stored locally, or None for a hub id (and for a name
+    that cannot be a path here at all: too long, a NUL byte, an unreadable parent)."""
+    try:
+        path = Path(name).expanduser()
+        return path.resolve().name if path.exists() else None
+    except (OSError, ValueError, RuntimeError):
+        return None
 
 
 def model_label(name: str) -> str:

@@ -1558,6 +1558,232 @@ ISSUE25 = [
     ),
 ]
 
+
+# Issue 25, wave 3 surfaces: WinoBias folders, imported scores, sweep plans, instrument inputs.
+WB_PRO = "pro_stereotyped_type1.txt.dev"
+WB_ANTI = "anti_stereotyped_type1.txt.dev"
+WB_LINE = "1 The [developer] argued with the designer because [he] did not like the design.\n"
+
+
+def winobias(pro: str | bytes, anti: str | bytes, folder: str = "wb") -> Callable[[Path], None]:
+    return chain(text(f"{folder}/{WB_PRO}", pro), text(f"{folder}/{WB_ANTI}", anti))
+
+
+def published(*rows: str) -> Callable[[Path], None]:
+    """A metric.py output for pairs.csv: its rows (sentences, scores) as given."""
+    header = ",sent_more,sent_less,sent_more_score,sent_less_score,score,stereo_antistereo,bias_type\n"
+    return text("published.csv", header + "".join(f"{n},{row}\n" for n, row in enumerate(rows)))
+
+
+def published_for_pairs(change: Callable[[int, list[str]], list[str]]) -> Callable[[Path], None]:
+    """A metric.py output with one row per pair of pairs.csv, each row passed through ``change``."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(
+        ["", "sent_more", "sent_less", "sent_more_score", "sent_less_score", "score",
+         "stereo_antistereo", "bias_type"]
+    )
+    for n, p in enumerate(PAIRS):
+        row = [str(n), p.sent_more, p.sent_less, "-10.5", "-11.25", "1", p.direction, p.bias_type]
+        writer.writerow(change(n, row))
+    return text("published.csv", out.getvalue())
+
+
+def cell(index: int, value: str, row: int = 0) -> Callable[[int, list[str]], list[str]]:
+    return lambda n, r: [value if (n == row and i == index) else c for i, c in enumerate(r)]
+
+
+PLAN = 'output = "out"\n\n[[model]]\nname = "{tiny}"\n\n[[version]]\nlabel = "v1"\ndata = "pairs.csv"\n'
+
+
+def plan(content: str) -> Callable[[Path], None]:
+    def setup(root: Path) -> None:
+        from tests.support.tiny_models import tiny_model_dir
+
+        (root / "plan.toml").write_text(content.replace(TINY, str(tiny_model_dir("bert"))), encoding="utf-8")
+
+    return setup
+
+
+def score_folder(scores: str | bytes | None = None, summary: str | bytes | None = None) -> Callable[[Path], None]:
+    """A `curate score --out` folder for pairs.csv (one column), either file replaced."""
+
+    def setup(root: Path) -> None:
+        from curate.score.files import format_scores_csv
+        from curate.score.metrics import PairScore
+
+        folder = root / "scored" / "m1" / "aul"
+        folder.mkdir(parents=True)
+        good_scores = format_scores_csv(
+            [PairScore(p.pair_id, p.sent_more, p.sent_less, -1.0, -2.0, p.direction, p.bias_type)
+             for p in PAIRS]
+        )
+        good_summary = json.dumps(
+            {"data": {"file": "pairs.csv", "sha256": sha256_file(root / "pairs.csv")},
+             "model": "m1", "method": "aul", "summary": {}}
+        )
+        for name, content in (("scores.csv", scores or good_scores), ("summary.json", summary or good_summary)):
+            (folder / name).write_bytes(content if isinstance(content, bytes) else content.encode())
+
+    return setup
+
+
+SURFACES = [
+    C(
+        "winobias-line-counts-differ",
+        ("stats", "wb"),
+        (WB_ANTI, "1 lines", "has 2"),
+        winobias(WB_LINE + WB_LINE.replace("1 ", "2 ", 1), WB_LINE),
+    ),
+    C(
+        "winobias-unnumbered-line",
+        ("stats", "wb"),
+        (WB_PRO, "line 1", "not a WinoBias line"),
+        winobias(WB_LINE[2:], WB_LINE),
+    ),
+    C(
+        "winobias-lines-numbered-apart",
+        ("lint", "wb"),
+        (WB_ANTI, "line 1", "not aligned"),
+        winobias(WB_LINE, "7" + WB_LINE[1:]),
+    ),
+    C(
+        "winobias-twin-missing",
+        ("stats", f"wb/{WB_PRO}"),
+        (WB_ANTI, "no such file"),
+        text(f"wb/{WB_PRO}", WB_LINE),
+    ),
+    C(
+        "winobias-not-utf8",
+        ("stats", "wb"),
+        (WB_PRO, "UTF-8"),
+        winobias(WB_LINE.encode() + b"2 The [nurse] \xff said [she] would.\n", WB_LINE * 2),
+    ),
+    C(
+        "winobias-empty-folder-forced",
+        ("stats", "adir", "--input-format", "winobias"),
+        ("adir", "no WinoBias files"),
+        directory("adir"),
+    ),
+    C(
+        "import-not-a-metric-py-output",
+        ("score", "pairs.csv", "--import", "pairs.csv", "-m", "bert"),
+        ("pairs.csv", "line 1", "not a metric.py output"),
+    ),
+    C(
+        "import-score-not-a-verdict",
+        ("score", "pairs.csv", "--import", "published.csv", "-m", "bert"),
+        ("published.csv", "line 2", "score must be 0 or 1"),
+        published_for_pairs(cell(5, '"')),
+    ),
+    C(
+        "import-infinite-score",
+        ("score", "pairs.csv", "--import", "published.csv", "-m", "bert"),
+        ("published.csv", "line 3", "finite numbers"),
+        published_for_pairs(cell(3, "1e999", row=1)),
+    ),
+    C(
+        "import-nan-verdict",
+        ("score", "pairs.csv", "--import", "published.csv", "-m", "bert"),
+        ("published.csv", "line 2", "score must be 0 or 1"),
+        published_for_pairs(cell(5, "nan")),
+    ),
+    C(
+        "import-row-not-a-pair",
+        ("score", "pairs.csv", "--import", "published.csv", "-m", "bert"),
+        ("published.csv", "line 2", "not a pair of"),
+        published_for_pairs(cell(1, "Someone else entirely.")),
+    ),
+    C(
+        "import-row-count",
+        ("score", "pairs.csv", "--import", "published.csv", "-m", "bert"),
+        ("published.csv", "1 rows", "5 pairs"),
+        published("A.,B.,-1,-2,1,stereo,gender"),
+    ),
+    C(
+        "import-not-utf8",
+        ("score", "pairs.csv", "--import", "published.csv", "-m", "bert"),
+        ("published.csv", "cannot read"),
+        text("published.csv", b",sent_more\xff\n"),
+    ),
+    C("sweep-plan-missing", ("sweep", "plan.toml"), ("plan.toml", "no such plan file")),
+    C(
+        "sweep-plan-not-toml",
+        ("sweep", "plan.toml"),
+        ("plan.toml", "not valid TOML"),
+        plan("output = \n[[model]\n"),
+    ),
+    C(
+        "sweep-plan-unknown-key",
+        ("sweep", "plan.toml"),
+        ("plan.toml", "[[model]] 1", "unknown key 'methdos'"),
+        plan(PLAN.replace("[[version]]", 'methdos = ["pll"]\n\n[[version]]')),
+    ),
+    C(
+        "sweep-plan-label-twice",
+        ("sweep", "plan.toml"),
+        ("plan.toml", "[[version]] 2", "used twice"),
+        plan(PLAN + '\n[[version]]\nlabel = "v1"\ndata = "pairs.csv"\n'),
+    ),
+    C(
+        "sweep-plan-version-file-missing",
+        ("sweep", "plan.toml"),
+        ("plan.toml", "[[version]] 1", "nope.csv"),
+        plan(PLAN.replace('data = "pairs.csv"', 'data = "nope.csv"')),
+    ),
+    C(
+        "sweep-plan-label-is-a-path",
+        ("sweep", "plan.toml"),
+        ("plan.toml", "[[version]] 1", "folder name"),
+        plan(PLAN.replace('label = "v1"', 'label = "../elsewhere"')),
+    ),
+    C(
+        "sweep-plan-not-utf8",
+        ("sweep", "plan.toml"),
+        ("plan.toml", "cannot read the plan"),
+        text("plan.toml", b'output = "\xff"\n'),
+    ),
+    C(
+        "sweep-plan-dtype-a-list",
+        ("sweep", "plan.toml"),
+        ("plan.toml", "[[model]] 1", "dtype must be one of"),
+        plan(PLAN.replace("[[version]]", 'dtype = ["float32"]\n\n[[version]]')),
+    ),
+    C(
+        "instrument-summary-model-not-text",
+        ("instrument", "consistency", "pairs.csv", "--scores", "scored"),
+        ("summary.json", "model must be text"),
+        score_folder(summary=json.dumps({"data": {"file": "pairs.csv", "sha256": "0"},
+                                         "model": {"x" * 300: 1}, "method": "aul"})),
+    ),
+    C(
+        "instrument-scores-not-a-folder",
+        ("instrument", "consistency", "pairs.csv", "--scores", "pairs.csv"),
+        ("pairs.csv", "no such directory"),
+    ),
+    C(
+        "instrument-summary-deep",
+        ("instrument", "consistency", "pairs.csv", "--scores", "scored"),
+        ("summary.json", "nested deeper than"),
+        score_folder(summary=DEEP),
+    ),
+    C(
+        "instrument-scores-csv-damaged",
+        ("instrument", "consistency", "pairs.csv", "--scores", "scored"),
+        ("scores.csv", "line 1", "expected the columns"),
+        score_folder(scores="pair_id,score\n1,2\n"),
+    ),
+    C(
+        "instrument-stereoset-json-damaged",
+        ("instrument", "validity", "pairs.csv", "--scores", "scored"),
+        ("stereoset.json", "not a readable stereoset.json", "data and results.overall"),
+        chain(score_folder(), text("scored/m1/stereoset-mlm/stereoset.json", '{"data": null}')),
+    ),
+]
+
 CASES = [
     *BAD_CSV,
     *BAD_OUTPUTS,
@@ -1571,6 +1797,7 @@ CASES = [
     *LATER,
     *SCORE_GUARDS,
     *ISSUE25,
+    *SURFACES,
 ]
 
 

@@ -77,13 +77,26 @@ def find_score_columns(roots: Iterable[Path]) -> list[ScoreColumn]:
             data = summary.get("data") if isinstance(summary, dict) else None
             if not isinstance(data, dict) or "method" not in summary or "sha256" not in data:
                 continue  # not a `curate score` summary (e.g. a StereoSet one): not a pair score
+            wrong = [
+                key
+                for key, value in (
+                    ("model", summary.get("model", "")), ("method", summary["method"]),
+                    ("data.file", data.get("file", "")), ("data.sha256", data["sha256"]),
+                )
+                if not isinstance(value, str)
+            ]
+            if wrong:
+                raise InputError(
+                    f"{summary_path}: not a summary.json of `curate score` ({', '.join(wrong)} "
+                    "must be text)"
+                )
             scores = {s.pair_id: s for s in read_scores_csv(summary_path.parent / "scores.csv")}
             columns.append(
                 ScoreColumn(
-                    model=str(summary.get("model", summary_path.parent.name)),
-                    method=str(summary["method"]),
-                    data_file=str(data.get("file", "")),
-                    data_sha256=str(data["sha256"]),
+                    model=summary.get("model", summary_path.parent.name),
+                    method=summary["method"],
+                    data_file=data.get("file", ""),
+                    data_sha256=data["sha256"],
                     directory=summary_path.parent,
                     provenance={k: v for k, v in summary.items() if k != "summary"},
                     scores=scores,
@@ -144,7 +157,10 @@ def _stereoset_result(path: Path) -> ModelLevelScore:
         raise refuse("results.overall.ss must be a number")
     if not isinstance(data.get("sha256"), str):
         raise refuse("data.sha256 must be a string")
-    return ModelLevelScore(
-        str(document.get("model", path.parent.parent.name)), str(document.get("method", "")),
-        str(data.get("file", "")), data["sha256"], float(ss) / 100.0, "SS",
+    model, method, file = (
+        document.get("model", path.parent.parent.name), document.get("method", ""),
+        data.get("file", ""),
     )
+    if not all(isinstance(v, str) for v in (model, method, file)):
+        raise refuse("model, method and data.file must be text")
+    return ModelLevelScore(model, method, file, data["sha256"], float(ss) / 100.0, "SS")
