@@ -62,7 +62,7 @@ test: install lint labelstudio
 	CURATE_LABEL_STUDIO_BIN="$${CURATE_LABEL_STUDIO_BIN:-$(abspath $(LS_VENV))/bin/label-studio}" \
 		$(BIN)/pytest || [ $$? -eq 5 ]
 
-# The long profile of tests/test_fuzz.py (the bounded one runs in `make test`) and the kill trials.
+# The long profile of tests/test_fuzz*.py (the bounded one runs in `make test`) and the kill trials.
 FUZZ_MINUTES ?= 30
 fuzz: install
 	$(BIN)/python benchmarks/fuzz.py --minutes $(FUZZ_MINUTES)
