@@ -1631,7 +1631,36 @@ def score_folder(scores: str | bytes | None = None, summary: str | bytes | None 
     return setup
 
 
+def formula_correction(root: Path) -> None:
+    """A recipe whose decisions file carries an annotator's correction that is a formula."""
+    from curate.config import load_config
+
+    (root / "dec.jsonl").write_text(
+        json.dumps({"pair_id": 3, "action": "fix", "sent_more": '=cmd|"/c calc"!A1 x.',
+                    "reason": "r1 correction"}) + "\n",
+        encoding="utf-8",
+    )
+    cfg = load_config(root)
+    write_recipe(
+        cfg, VERSION, recipe_text(sha256_file(cfg.data), VERSION, decisions=({"file": "dec.jsonl"},))
+    )
+
+
 SURFACES = [
+    C(
+        "revise-formula-correction",
+        ("revise", "--decisions", "dec.jsonl", "-o", "rev.csv"),
+        ("pair 3", "formula", "dec.jsonl line 1"),
+        formula_correction,
+        code=0,
+    ),
+    C(
+        "publish-formula-correction",
+        ("publish", VERSION),
+        ("pair 3", "formula", "T012"),
+        formula_correction,
+        code=0,
+    ),
     C(
         "winobias-line-counts-differ",
         ("stats", "wb"),

@@ -137,6 +137,8 @@ def revise(
         )
     with _progress("autofixing") as report:
         revision = revise_pairs(parsed, cfg, raw, report)
+    for warning in revision.warnings:
+        err.print(f"warning: {warning}", markup=False)
     target = output_dir or cfg.output_dir / "revised" / (parsed.version or "")
     data_name = Path(CSV_NAME).stem + SUFFIXES[revision.output_shape(output_format)]
     for name, data in revision.dataset_files(Path(CSV_NAME).stem, output_format).items():
@@ -213,6 +215,8 @@ def publish(
     cfg = config()
     with _progress(f"building {version}") as report:
         result = publish_release(cfg, version, raw, report)
+    for warning in result.build.revision.warnings:
+        err.print(f"warning: {warning}", markup=False)
     manifest = result.build.manifest
     counts = manifest["counts"]
     dist = shown_path(result.dist, cfg.root)

@@ -54,6 +54,9 @@ from curate.lint import AppliedFix, LintSettings, fix_pairs
 from curate.pairs import COLUMN_OF, EDITABLE_FIELDS, TEXT_FIELDS, Pair
 from curate.release.recipe import DecisionSource, Recipe
 
+#: The upstream columns of the sentences (what a correction edits).
+TEXT_COLUMNS = frozenset(COLUMN_OF[name] for name in TEXT_FIELDS)
+
 #: Called with (pairs done, total pairs) while the autofixes run.
 ProgressCallback = Callable[[int, int], None]
 _CHUNK = 64
@@ -132,6 +135,11 @@ class Revision:
     inputs: dict[str, Any] = field(default_factory=dict)
     #: The raw file as read (its shape, extra columns, StereoSet document); None: bare pairs.
     dataset: Dataset | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def warnings(self) -> list[str]:
+        """What the commands show before writing: revised sentences a spreadsheet would run."""
+        return formula_edits(self.changes)
 
     def csv_text(self) -> str:
         """The revised pairs in the upstream CSV schema (what a release publishes)."""
@@ -420,6 +428,26 @@ def _raw_folder(
             f"recipe's {recipe.sha256}{where}"
         )
     return folder
+
+
+def formula_edits(changes: Sequence[Change]) -> list[str]:
+    """One warning per revised sentence that begins with a spreadsheet formula character: an
+    annotator's correction (or a fix) that becomes a release cell a spreadsheet would run.
+    The cell is released as written (a dataset cell is data, never altered silently); the
+    warning says where it came from, so it can be checked before the release is shared."""
+    from curate.cells import starts_formula
+
+    warnings = []
+    for change in changes:
+        for column, text in (change.new or {}).items():
+            if column in TEXT_COLUMNS and starts_formula(text) and text != change.old.get(column):
+                origin = "; ".join(sd.where for sd in change.decisions) or "a lint fix"
+                warnings.append(
+                    f"pair {change.pair_id}: the revised {column} begins with {text[0]!r}, a "
+                    f"spreadsheet formula character (from {origin}); a spreadsheet opening the "
+                    "release would run it as a formula: check it (lint rule T012)"
+                )
+    return warnings
 
 
 def revise(
