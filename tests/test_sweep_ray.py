@@ -113,7 +113,7 @@ original = sweep_run.run_sweep
 marker = sys.argv[2]
 
 def patched(plan, **options):
-    hook = InterruptDriver(os.getpid(), marker)
+    hook = InterruptDriver(os.getpid(), marker, cache=str(plan.cache))
     return original(plan, hook=hook, **options)
 
 sweep_run.run_sweep = patched

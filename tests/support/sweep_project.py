@@ -122,15 +122,38 @@ class KillOnce:
 @dataclasses.dataclass
 class InterruptDriver:
     """A batch hook that sends Ctrl-C (SIGINT) to the driver process after ``after`` batches
-    of one worker, once (the marker file says it was sent)."""
+    of one worker, once (the marker file says it was sent).
+
+    With ``cache``, it first waits (up to ``wait_s``) until the driver has stored a batch in
+    that score cache: the batches a worker computed are streamed to the driver, which stores
+    them, so without the wait a busy machine can deliver the Ctrl-C before the first batch
+    arrives, and a test of "every stored batch is kept" would have nothing to check."""
 
     driver: int
     marker: str
     after: int = 3
     seen: int = 0
+    cache: str | None = None
+    wait_s: float = 60.0
 
     def __call__(self) -> None:
         self.seen += 1
         if self.seen == self.after and not os.path.exists(self.marker):
+            if self.cache is not None:
+                self._wait_for_a_stored_batch()
             Path(self.marker).write_text("sent", encoding="utf-8")
             os.kill(self.driver, signal.SIGINT)
+
+    def _wait_for_a_stored_batch(self) -> None:
+        import contextlib
+        import sqlite3
+        import time
+
+        deadline = time.monotonic() + self.wait_s
+        while time.monotonic() < deadline:
+            with contextlib.suppress(sqlite3.Error):
+                uri = f"file:{self.cache}?mode=ro"
+                with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=1)) as db:
+                    if db.execute("SELECT COUNT(*) FROM logprobs").fetchone()[0] > 0:
+                        return
+            time.sleep(0.1)
