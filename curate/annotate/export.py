@@ -303,6 +303,8 @@ def _read_result(result: Any) -> tuple[dict[str, str], dict[str, str | None]]:
         if not isinstance(item, dict):
             raise _Skip("malformed-result", f"result item {item!r} is not an object")
         name, kind, value = item.get("from_name"), item.get("type"), item.get("value")
+        if not isinstance(name, str):
+            raise _Skip("malformed-result", f"result item from_name {name!r} is not text")
         if not isinstance(value, dict):
             raise _Skip("malformed-result", f"result item {name!r} has no value object")
         if name in CHOICES:

@@ -117,13 +117,16 @@ def parse_jsonl(text: str, source: str, forced_hf: bool | None = None) -> Datase
 
 def read_parquet(path: Path, source: str, forced_hf: bool | None = None) -> Dataset:
     """Read a Parquet file with the pair columns into a dataset (rows numbered from 1)."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
         table = pq.read_table(path)
         # pyarrow decodes string cells only here: invalid UTF-8 in a cell is a ValueError too
         rows = list(enumerate(table.to_pylist(), start=1))
-    except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
+    except (OSError, ValueError, pa.ArrowException) as exc:
+        # ArrowInvalid is a ValueError; a damaged schema can also raise ArrowNotImplementedError
+        # (a NotImplementedError: "Integers with less than 8 bits"), so every Arrow error counts
         raise InputError(f"{source}: not a readable Parquet file ({exc})") from None
     return _dataset(rows, list(table.column_names), source, "parquet", "row", forced_hf)
 
