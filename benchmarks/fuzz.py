@@ -46,6 +46,7 @@ TARGETS = [
     ("imported scores", surfaces.test_mutated_imported_scores, {}),
     ("sweep plans", surfaces.test_mutated_sweep_plans, {}),
     ("instrument score folders", surfaces.test_mutated_instrument_score_folders, {}),
+    ("published releases", surfaces.test_mutated_releases, {}),
 ]
 #: The suffix of a saved case of a target that reads no dataset file.
 SUFFIXES = {"import": ".csv", "plan": ".toml"}

@@ -1446,6 +1446,26 @@ def decisions_symlinked_outside(root: Path) -> None:
     )
 
 
+NEXT = "1.1.0-test"
+
+
+def published_and_edited(file: str, data: bytes, next_version: bool = False) -> Callable[[Path], None]:
+    """VERSION published, then one of its files overwritten with ``data`` (and, with
+    ``next_version``, a recipe for NEXT that builds on VERSION, so the edited release is read)."""
+
+    def setup(root: Path) -> None:
+        from curate.config import load_config
+
+        result = runner.invoke(app, ["publish", VERSION])
+        assert result.exit_code == 0, result.stderr
+        (root / "data" / "clean" / VERSION / "dist" / file).write_bytes(data)
+        if next_version:
+            cfg = load_config(root)
+            write_recipe(cfg, NEXT, recipe_text(sha256_file(cfg.data), NEXT, previous=VERSION))
+
+    return setup
+
+
 ISSUE25 = [
     C(
         "pull-export-nested-200000-deep",
@@ -1810,6 +1830,30 @@ SURFACES = [
         ("instrument", "validity", "pairs.csv", "--scores", "scored"),
         ("stereoset.json", "not a readable stereoset.json", "data and results.overall"),
         chain(score_folder(), text("scored/m1/stereoset-mlm/stereoset.json", '{"data": null}')),
+    ),
+    C(
+        "publish-over-a-manifest-that-is-a-list",
+        ("publish", VERSION),
+        ("manifest.json", "not a curate release manifest"),
+        published_and_edited("manifest.json", b"[1, 2]\n"),
+    ),
+    C(
+        "publish-over-a-manifest-whose-inputs-are-text",
+        ("publish", VERSION),
+        ("manifest.json", "not a curate release manifest"),
+        published_and_edited("manifest.json", b'{"inputs": "x", "tool": {}}\n'),
+    ),
+    C(
+        "publish-on-a-previous-release-whose-sums-are-binary",
+        ("publish", NEXT),
+        ("SHA256SUMS", "not UTF-8"),
+        published_and_edited("SHA256SUMS", b"\x80\xff  x\n", next_version=True),
+    ),
+    C(
+        "publish-on-a-previous-release-whose-sums-name-a-null",
+        ("publish", NEXT),
+        ("SHA256SUMS", "line 1"),
+        published_and_edited("SHA256SUMS", b"00  a\x00b\n", next_version=True),
     ),
 ]
 

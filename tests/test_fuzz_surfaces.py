@@ -1,13 +1,14 @@
 """Property-based fuzzing of the surfaces wave 3 added (issue 25): WinoBias folders, imported
-score files (``curate score --import``), sweep plans and the score folders the instrument
-commands read.
+score files (``curate score --import``), sweep plans, the score folders the instrument
+commands read and published releases (which ``publish`` reads again to check a version and to
+build the next one on it).
 
 The property is the one of tests/test_fuzz.py: a generated or mutated input either is read (and
 then what curate writes from it reads back the same) or is refused with the project's own error
 (:class:`curate.errors.CurateError`); never another exception. Each target also runs the work
 that follows the reader on the parsed input (lint of a WinoBias folder, the score files of an
-import, the jobs of a sweep plan, the instrument statistics of score folders), since a reader
-that lets a strange value through moves the crash one step later.
+import, the jobs of a sweep plan, the instrument statistics of score folders, the next
+release), since a reader that lets a strange value through moves the crash one step later.
 """
 
 from __future__ import annotations
@@ -461,10 +462,86 @@ def _replay_instrument(path: Path) -> None:
     check("instrument", value, lambda: _instrument(folder))
 
 
+# -- published releases -----------------------------------------------------------------------
+
+#: The files of release 1.0.0 of the release project, built once per process.
+_RELEASE: dict[str, bytes] = {}
+
+
+def _release_project() -> tuple[Any, dict[str, bytes]]:
+    """A project with 1.0.0 published (its dist files returned) and the recipe of 1.1.0,
+    whose ``previous`` is 1.0.0: the two commands that read a published release."""
+    from curate.release.publish import publish
+    from tests.support.release_project import make_project, raw_sha, recipe_text, write_recipe
+
+    root = WORK / "release-project"
+    if not _RELEASE:
+        cfg = make_project(root)
+        write_recipe(cfg, "1.0.0", recipe_text(raw_sha(cfg), title="Autofixes"))
+        write_recipe(cfg, "1.1.0", recipe_text(raw_sha(cfg), previous="1.0.0", title="Next"))
+        dist = publish(cfg, "1.0.0").dist
+        _RELEASE.update(
+            (str(p.relative_to(dist)), p.read_bytes()) for p in sorted(dist.rglob("*")) if p.is_file()
+        )
+    from curate.config import load_config
+
+    return load_config(root), dict(_RELEASE)
+
+
+def _republish(value: dict[str, str]) -> None:
+    """Put ``value`` in place of 1.0.0's dist, then check 1.0.0 again and build 1.1.0 on it:
+    each either works or says in one sentence what is wrong with the published files."""
+    import contextlib
+    import shutil
+
+    from curate.errors import CurateError
+    from curate.release.publish import publish
+    from curate.release.versions import dist_dir
+
+    cfg, _ = _release_project()
+    shutil.rmtree(dist_dir(cfg, "1.1.0"), ignore_errors=True)
+    write_folder(dist_dir(cfg, "1.0.0"), value)
+    with contextlib.suppress(CurateError):
+        publish(cfg, "1.0.0")
+    publish(cfg, "1.1.0")
+
+
+@given(data=st.data())
+def test_mutated_releases(data: st.DataObject) -> None:
+    from curate.release.publish import SUMS_NAME, format_sums
+
+    _, files = _release_project()
+    name = data.draw(st.sampled_from(sorted(files)))
+    if name.endswith(".json") and data.draw(st.booleans()):
+        files[name] = json.dumps(mutate_json(data, json.loads(files[name]))).encode()
+    elif data.draw(st.integers(0, 9)) == 0:
+        del files[name]
+    else:
+        files[name] = data.draw(mutations(files[name]))
+    if name != SUMS_NAME and data.draw(st.booleans()):  # edited and resealed: SHA256SUMS agrees
+        files[SUMS_NAME] = format_sums({k: v for k, v in files.items() if k != SUMS_NAME}).encode()
+    value = folder_value(files)
+    check("release", value, lambda: _republish(value))
+
+
+def test_the_base_release_republishes_unchanged() -> None:
+    from curate.release.publish import publish
+
+    cfg, files = _release_project()
+    _republish(folder_value(files))
+    assert publish(cfg, "1.0.0").status == "unchanged"
+
+
+def _replay_release(path: Path) -> None:
+    value = load_folder_case(path.read_bytes())
+    check("release", value, lambda: _republish(value))
+
+
 #: How a saved case of each target is replayed (tests/test_fuzz_corpus.py), by target name.
 REPLAYERS: dict[str, Callable[[Path], None]] = {
     "winobias": _replay_winobias,
     "import": _replay_import,
     "plan": _replay_plan,
     "instrument": _replay_instrument,
+    "release": _replay_release,
 }

@@ -34,7 +34,7 @@ from curate.commands.common import (
     print_json,
     score_cache_path,
 )
-from curate.commands.scoring import run_scoring
+from curate.commands.scoring import prepare_scoring, run_scoring
 from curate.errors import InputError, UsageError
 from curate.fileio import check_output_dir
 from curate.formats import log_warnings, read_dataset
@@ -225,17 +225,11 @@ def score(
     if not pairs:
         raise InputError(f"{path}: no pairs to score (the file has a header and no rows)")
 
-    from transformers.utils import logging as hf_logging
-
-    from curate.score.models import BF16_WARNING
     from curate.score.run import data_info, score_dataset
 
-    hf_logging.set_verbosity_error()
-    hf_logging.disable_progress_bar()
+    prepare_scoring(settings.dtype)
     if settings.methods and len(settings.models) > 1:
         _note_fitted_methods(dict(zip(slugs, settings.models, strict=True)), settings.methods)
-    if settings.dtype == DType.bfloat16.value:
-        err.print(f"[yellow]warning:[/] {BF16_WARNING}")
     outputs = run_scoring(
         lambda hooks: score_dataset(
             pairs,

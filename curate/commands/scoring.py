@@ -35,6 +35,19 @@ class RateColumn(ProgressColumn):
         return Text(f"{speed:,.1f}/s" if speed else "…/s", style="progress.data.speed")
 
 
+def prepare_scoring(dtype: str | None) -> None:
+    """What every scoring command does before models load: transformers' own logging and
+    download bars silenced (the live display says what loads), and the bf16 warning."""
+    from transformers.utils import logging as hf_logging
+
+    from curate.score.models import BF16_WARNING
+
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    if dtype == "bfloat16":
+        err.print(f"[yellow]warning:[/] {BF16_WARNING}")
+
+
 def scoring_progress() -> Progress:
     """The progress display of a scoring run, on stderr, gone when it ends."""
     return Progress(

@@ -169,15 +169,29 @@ def _release_name(name: str) -> bool:
     return bool(name) and not name.startswith("/") and all(p not in ("", ".", "..") for p in parts)
 
 
-def verify_release(dist: Path) -> None:
-    """Check every file of a built release against its SHA256SUMS."""
+def read_sums(dist: Path) -> dict[str, str]:
+    """The digests a release's SHA256SUMS records, by file name (a line that is not
+    ``<sha256>  <file name>`` inside the release, or a file that is not UTF-8 text, is an
+    edited release)."""
     sums = dist / SUMS_NAME
     if not sums.is_file():
         raise ReleaseError(f"{dist}: no {SUMS_NAME}; the release is incomplete")
-    for number, line in enumerate(sums.read_text(encoding="utf-8").splitlines(), 1):
+    try:
+        text = sums.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ReleaseError(f"{sums}: not UTF-8 text; the release was edited") from None
+    digests: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), 1):
         digest, sep, name = line.partition("  ")
-        if not sep or not _release_name(name):
+        if not sep or not _release_name(name) or "\x00" in name:
             raise ReleaseError(f"{sums}: line {number}: expected '<sha256>  <file name>'")
+        digests[name] = digest
+    return digests
+
+
+def verify_release(dist: Path) -> None:
+    """Check every file of a built release against its SHA256SUMS."""
+    for name, digest in read_sums(dist).items():
         path = dist / name
         if not path.is_file():
             raise ReleaseError(f"{path}: missing; listed in {SUMS_NAME}")
@@ -186,15 +200,28 @@ def verify_release(dist: Path) -> None:
 
 
 def _edited_after_publishing(dist: Path, name: str) -> bool:
-    """Whether ``dist/name`` differs from the digest its release's SHA256SUMS records."""
-    sums = dist / SUMS_NAME
-    if name == SUMS_NAME or not sums.is_file():
+    """Whether ``dist/name`` differs from the digest its release's SHA256SUMS records (an
+    unreadable SHA256SUMS was edited too)."""
+    if name == SUMS_NAME or not (dist / SUMS_NAME).is_file():
         return False
-    for line in sums.read_text(encoding="utf-8", errors="replace").splitlines():
-        digest, sep, listed = line.partition("  ")
-        if sep and listed == name:
-            return sha256_file(dist / name) != digest
-    return False
+    try:
+        digest = read_sums(dist).get(name)
+    except ReleaseError:
+        return True
+    return digest is not None and sha256_file(dist / name) != digest
+
+
+def _read_manifest(path: Path) -> dict[str, Any]:
+    """A published manifest: a JSON object whose ``inputs`` and ``tool`` are objects."""
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        manifest = None
+    if not isinstance(manifest, dict) or not all(
+        isinstance(manifest.get(key, {}), dict) for key in ("inputs", "tool")
+    ):
+        raise ReleaseError(f"{path}: not a curate release manifest; the release was edited")
+    return manifest
 
 
 def _previous(
@@ -215,7 +242,13 @@ def _previous(
     verify_release(dist)
     own = _benchmark(revision)
     pairs = read_pairs(dist / CSV_NAME) if own.fallback else _read_own(dist, own)
-    changelog = (dist / CHANGELOG_NAME).read_text(encoding="utf-8")
+    try:
+        changelog = (dist / CHANGELOG_NAME).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReleaseError(
+            f"{dist / CHANGELOG_NAME}: cannot be read ({getattr(exc, 'strerror', None) or exc}); "
+            f"the previous release {version} is incomplete or was edited"
+        ) from None
     record = {"version": version, "manifest_sha256": sha256_file(dist / MANIFEST_NAME)}
     return f"version {version}", pairs, changelog, record
 
@@ -450,10 +483,7 @@ def publish(
                 f"{dist} exists but has no {MANIFEST_NAME}; it is not a curate release, "
                 "move it away to publish"
             )
-        try:
-            old = json.loads(manifest_path.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise ReleaseError(f"{manifest_path}: not valid JSON; the release was edited") from None
+        old = _read_manifest(manifest_path)
         differing = _compare_inputs(old.get("inputs", {}), build.manifest["inputs"])
         if differing:
             raise ReleaseError(
@@ -514,10 +544,3 @@ def _write_release_file(root: Path, name: str, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     write_bytes_atomic(path, data)
 
-
-def read_manifest(cfg: Config, version: str) -> dict[str, Any]:
-    """The manifest of a built version."""
-    path = dist_dir(cfg, version) / MANIFEST_NAME
-    if not path.is_file():
-        raise InputError(f"{path}: no such file; run `curate publish {version}` first")
-    return json.loads(path.read_text(encoding="utf-8"))

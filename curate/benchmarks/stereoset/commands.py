@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from curate.commands.common import ReportFormat, err, out, print_json, print_warnings
-from curate.commands.scoring import run_comparison, run_scoring
+from curate.commands.scoring import prepare_scoring, run_comparison, run_scoring
 from curate.formats.dataset import Dataset
 from curate.score.settings import ScoreSettings
 
@@ -30,17 +30,11 @@ def score_stereoset_file(
     fmt: ReportFormat,
 ) -> None:
     """``curate score`` on a StereoSet file: LMS, SS and ICAT per model, files and a table."""
-    from transformers.utils import logging as hf_logging
-
-    from curate.score.models import BF16_WARNING
     from curate.score.run import data_info
     from curate.score.stereoset_run import score_stereoset
 
-    hf_logging.set_verbosity_error()
-    hf_logging.disable_progress_bar()
     print_warnings(dataset)
-    if settings.dtype == "bfloat16":
-        err.print(f"[yellow]warning:[/] {BF16_WARNING}")
+    prepare_scoring(settings.dtype)
     outputs = run_scoring(
         lambda hooks: score_stereoset(
             dataset,
