@@ -22,8 +22,9 @@ help:
 	@echo "make test  - create .venv if needed, install with the test and ray extras, run ruff and"
 	@echo "             the tests (the Ray tests start a local Ray and a two-node cluster)"
 	@echo "             (also installs the Label Studio server into $(LS_VENV) for the integration tests)"
-	@echo "make fuzz  - fuzz every reader for FUZZ_MINUTES (30) and kill every command 20 times"
-	@echo "             in its write window; failing inputs become tests/fuzz_corpus/ cases"
+	@echo "make fuzz  - fuzz every reader for FUZZ_MINUTES (30) and interrupt every command 20 times"
+	@echo "             with kill -9 and 20 with Ctrl-C in its write window; failing inputs become"
+	@echo "             tests/fuzz_corpus/ cases"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

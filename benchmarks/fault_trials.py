@@ -4,7 +4,7 @@
 
 For each command: an uninterrupted old run and new run give the reference outputs; then each
 trial starts from the old output, kills the new command at a random moment of its output phase
-(alternating SIGKILL and SIGINT), checks the output is all old or all new, reruns the command
+(``--trials`` with SIGKILL and as many with SIGINT, alternating), checks the output is all old or all new, reruns the command
 and checks the new output with nothing left beside it. Prints one line per command with the
 figures; exits 1 if any trial failed. See tests/support/faults.py.
 """
@@ -27,7 +27,9 @@ from tests.test_faults import fault_commands, fault_project
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--trials", type=int, default=20)
+    parser.add_argument(
+        "--trials", type=int, default=20, help="trials per signal and command (default 20)"
+    )
     parser.add_argument("--commands", default="lint,explore,score,diff-report,publish")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
@@ -43,14 +45,14 @@ def main() -> int:
             old, new = reference_states(project, command)
             rng = random.Random(f"{args.seed}:{command.name}")
             outcomes: Counter[str] = Counter()
-            for number in range(args.trials):
+            for number in range(2 * args.trials):
                 sig = signal.SIGKILL if number % 2 == 0 else signal.SIGINT
                 result = trial(project, command, old, new, rng, sig)
                 outcomes[f"{sig.name} {result.outcome if result.ok else 'FAILED'}"] += 1
                 failures += not result.ok
                 print(f"  {command.name} trial {number} {sig.name}: {result.outcome}", flush=True)
             figures = ", ".join(f"{k}: {v}" for k, v in sorted(outcomes.items()))
-            print(f"{command.name}: {args.trials} trials: {figures}", flush=True)
+            print(f"{command.name}: {2 * args.trials} trials: {figures}", flush=True)
     return 1 if failures else 0
 
 
