@@ -1844,6 +1844,13 @@ SURFACES = [
         published_and_edited("manifest.json", b'{"inputs": "x", "tool": {}}\n'),
     ),
     C(
+        "publish-after-editing-sha256sums",
+        ("publish", VERSION),
+        ("SHA256SUMS", "edited after publishing"),
+        published_and_edited("SHA256SUMS", b"0" * 64 + b"  README.md\n"),
+        absent=("rebuilding",),
+    ),
+    C(
         "publish-on-a-previous-release-whose-sums-are-binary",
         ("publish", NEXT),
         ("SHA256SUMS", "not UTF-8"),

@@ -24,6 +24,7 @@ from curate.release.publish import (
     ReleaseError,
     build_release,
     check_loads,
+    format_sums,
     parquet_bytes,
     publish,
     verify_release,
@@ -313,6 +314,31 @@ def test_an_edited_release_file_is_refused_not_replaced(cfg: Config) -> None:
     assert card.read_text(encoding="utf-8") == "edited\n"
     with pytest.raises(ReleaseError, match="does not match SHA256SUMS"):
         verify_release(dist)
+
+
+def test_an_edited_sha256sums_is_named_as_the_edited_file(cfg: Config) -> None:
+    dist = publish(cfg, "1.0.0").dist
+    sums = dist / "SHA256SUMS"
+    sums.write_bytes(sums.read_bytes() + b"# checked by hand\n")
+    with pytest.raises(ReleaseError, match=r"SHA256SUMS: edited after publishing \(it no longer"):
+        publish(cfg, "1.0.0")
+
+
+def test_an_edit_resealed_in_sha256sums_is_told_from_another_curate(cfg: Config) -> None:
+    dist = publish(cfg, "1.0.0").dist
+    data = dist / "crows_pairs_revised.csv"
+    data.write_bytes(data.read_bytes().replace(b"drive", b"ride", 1))
+    files = {str(p.relative_to(dist)): p.read_bytes() for p in dist.rglob("*") if p.is_file()}
+    del files["SHA256SUMS"]
+    (dist / "SHA256SUMS").write_text(format_sums(files), encoding="utf-8")
+    verify_release(dist)  # the edit is resealed: the release checks out against itself
+    with pytest.raises(ReleaseError, match="edited and SHA256SUMS updated after publishing"):
+        publish(cfg, "1.0.0")
+    manifest = json.loads((dist / "manifest.json").read_text(encoding="utf-8"))
+    manifest["tool"]["version"] = "0.0.1"  # as if an older curate had built it
+    (dist / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    with pytest.raises(ReleaseError, match=r"published with curate 0\.0\.1"):
+        publish(cfg, "1.0.0")
 
 
 def test_missing_files_are_restored(cfg: Config) -> None:

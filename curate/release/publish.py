@@ -492,25 +492,12 @@ def publish(
                 "put the new recipe under a new version"
             )
         missing: list[str] = []
-        for name in build.files:
+        for name in sorted(build.files, key=lambda n: n == SUMS_NAME):  # SHA256SUMS last
             path = dist / name
             if not path.is_file():
                 missing.append(name)
             elif path.read_bytes() != build.files[name]:
-                if _edited_after_publishing(dist, name):
-                    raise ReleaseError(
-                        f"{path}: no longer matches its own {SUMS_NAME} (edited after "
-                        f"publishing); a published version is immutable: restore the file, or "
-                        f"remove {dist} to publish {version} again"
-                    )
-                was, now = old.get("tool", {}), build.manifest["tool"]
-                raise ReleaseError(
-                    f"{path}: rebuilding {version} from the same inputs gives different bytes "
-                    f"(published with curate {was.get('version', '?')} and pyarrow "
-                    f"{was.get('pyarrow', '?')}, now curate {now['version']} and pyarrow "
-                    f"{now['pyarrow']}); a published version is immutable, so it is left as it "
-                    f"is (to rebuild it with this curate on purpose, remove {dist} first)"
-                )
+                raise _changed_file_error(dist, name, version, old.get("tool", {}), build)
         for name in missing:
             _write_release_file(dist, name, build.files[name])
         if missing:
@@ -537,6 +524,41 @@ def publish(
                 "run the command again to check it"
             ) from None
     return PublishResult(version, dist, "built", build)
+
+
+def _changed_file_error(
+    dist: Path, name: str, version: str, was: dict[str, Any], build: Build
+) -> ReleaseError:
+    """Why a published file differs from its rebuild, in the words a user can act on: edited
+    by hand (SHA256SUMS says so, or is itself what changed) or built by another curate."""
+    path = dist / name
+    immutable = (
+        f"a published version is immutable: restore the file, or remove {dist} to publish "
+        f"{version} again"
+    )
+    if name == SUMS_NAME:  # checked last: every file it lists is as the inputs build it
+        return ReleaseError(
+            f"{path}: edited after publishing (it no longer lists the digests of the release's "
+            f"own files); {immutable}"
+        )
+    if _edited_after_publishing(dist, name):
+        return ReleaseError(
+            f"{path}: no longer matches its own {SUMS_NAME} (edited after publishing); {immutable}"
+        )
+    now = build.manifest["tool"]
+    if (was.get("version"), was.get("pyarrow")) == (now["version"], now["pyarrow"]):
+        return ReleaseError(
+            f"{path}: differs from what the same inputs build with the same curate "
+            f"{now['version']} and pyarrow {now['pyarrow']}, though {SUMS_NAME} agrees with it: "
+            f"it was edited and {SUMS_NAME} updated after publishing; {immutable}"
+        )
+    return ReleaseError(
+        f"{path}: rebuilding {version} from the same inputs gives different bytes "
+        f"(published with curate {was.get('version', '?')} and pyarrow "
+        f"{was.get('pyarrow', '?')}, now curate {now['version']} and pyarrow "
+        f"{now['pyarrow']}); a published version is immutable, so it is left as it "
+        f"is (to rebuild it with this curate on purpose, remove {dist} first)"
+    )
 
 
 def _write_release_file(root: Path, name: str, data: bytes) -> None:
