@@ -30,7 +30,7 @@ def main() -> int:
     parser.add_argument(
         "--trials", type=int, default=20, help="trials per signal and command (default 20)"
     )
-    parser.add_argument("--commands", default="lint,explore,score,diff-report,publish")
+    parser.add_argument("--commands", default="lint,explore,score,diff-report,publish,revise")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     from tests.support.tiny_models import tiny_model_dir

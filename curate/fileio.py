@@ -646,10 +646,21 @@ def staged_output_dir(
 
 def write_file_set(path: Path | str, files: Mapping[str, str | bytes]) -> list[Path]:
     """Write ``{name: content}`` into folder ``path`` as one set (see :func:`staged_output_dir`):
-    all new files appear together, or none does. Returns the final paths."""
+    all new files appear together, or none does. A name may hold a folder (``set/a.txt``):
+    that folder is then a member as a whole, replaced with exactly the files given. Returns
+    the final paths."""
     path = Path(path)
     need = sum(len(c.encode("utf-8") if isinstance(c, str) else c) for c in files.values())
-    with staged_output_dir(path, files, need_bytes=need) as staged:
+    members = {name.split("/", 1)[0] for name in files}
+    for member in members:  # a member that is a link, an input or a pinned file is refused
+        if member in files:
+            check_output_path(path / member)
+        elif os.path.islink(path / member):
+            raise OutputError(
+                f"{path / member}: is a symbolic link; writing would replace the link, so give "
+                "the real path"
+            )
+    with staged_output_dir(path, members, need_bytes=need) as staged:
         for name, content in files.items():
             if isinstance(content, str):
                 write_text_atomic(staged / name, content)

@@ -49,6 +49,12 @@ def fault_commands(model: str) -> list[FaultCommand]:
             "rep",
         ),
         FaultCommand("publish", (), ("publish", VERSION), f"data/clean/{VERSION}/dist"),
+        FaultCommand(
+            "revise",
+            ("revise", "--fix", "T001", "-o", "rev"),
+            ("revise", "--fix", "T001,T002,T004,T005", "-o", "rev"),
+            "rev",
+        ),
     ]
 
 
@@ -73,7 +79,7 @@ def model() -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["lint", "explore", "score", "diff-report", "publish"])
+@pytest.mark.parametrize("name", ["lint", "explore", "score", "diff-report", "publish", "revise"])
 def test_kill_in_the_write_window(name: str, model: str, tmp_path: Path) -> None:
     project = tmp_path / "project"
     fault_project(project)

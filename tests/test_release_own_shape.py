@@ -229,3 +229,67 @@ def test_a_recipe_of_the_winobias_benchmark_releases_its_8_files(tmp_path: Path)
     shutil.rmtree(cfg.root / "data" / "clean" / "1.0.0" / "dist")
     with pytest.raises(ChecksumError, match=r"anti_stereotyped_type1\.txt\.dev: sha256 does not"):
         publish(cfg, "1.0.0")
+
+
+def _revise(cfg: Config, monkeypatch: pytest.MonkeyPatch, *args: str) -> str:
+    from typer.testing import CliRunner
+
+    from curate.cli import app
+
+    monkeypatch.chdir(cfg.root)
+    result = CliRunner().invoke(
+        app, ["revise", "--recipe", "data/clean/1.0.0/recipe.toml", *args]
+    )
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_revise_names_a_stereoset_output_as_its_release_does(
+    stereoset_cfg: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _revise(stereoset_cfg, monkeypatch)
+    out = stereoset_cfg.root / "build" / "revised" / "1.0.0"
+    assert sorted(p.name for p in out.iterdir()) == ["changes.jsonl", "stereoset_revised.json"]
+    released = _files(publish(stereoset_cfg, "1.0.0").dist)
+    assert (out / "stereoset_revised.json").read_bytes() == released["stereoset_revised.json"]
+
+
+def test_revise_replaces_a_winobias_folder_as_a_whole(
+    winobias_cfg: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = winobias_cfg.root / "build" / "revised" / "1.0.0"
+    (out / "winobias_revised").mkdir(parents=True)
+    (out / "winobias_revised" / "left_over.txt.dev").write_text("old\n", encoding="utf-8")
+    (out / "notes.md").write_text("mine\n", encoding="utf-8")  # not an output: kept
+    _revise(winobias_cfg, monkeypatch)
+    released = _files(publish(winobias_cfg, "1.0.0").dist)
+    written = _files(out)
+    assert written.pop("notes.md") == b"mine\n"
+    assert set(written) == {n for n in released if n.startswith("winobias_revised/")} | {
+        "changes.jsonl"
+    }
+    assert all(written[n] == released[n] for n in written)
+
+
+def test_revise_refuses_an_unwritable_output_before_the_work(
+    stereoset_cfg: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from curate.cli import app
+    from curate.commands import release as release_commands
+
+    revised: list[object] = []
+    real = release_commands.revise_pairs
+    monkeypatch.setattr(
+        release_commands, "revise_pairs", lambda *a: revised.append(a) or real(*a)
+    )
+    (stereoset_cfg.root / "taken").write_text("a file\n", encoding="utf-8")
+    monkeypatch.chdir(stereoset_cfg.root)
+    result = CliRunner().invoke(
+        app, ["revise", "--recipe", "data/clean/1.0.0/recipe.toml", "-o", "taken/out"]
+    )
+    assert result.exit_code == 2
+    assert "taken" in result.output and "Traceback" not in result.output
+    assert revised == []  # refused before the revision was computed
+    assert sorted(p.name for p in stereoset_cfg.root.iterdir()) == ["data", "pyproject.toml", "taken"]

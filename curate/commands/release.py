@@ -28,7 +28,7 @@ from curate.commands.common import (
     split_codes,
 )
 from curate.errors import UsageError, user_text
-from curate.fileio import write_bytes_atomic, write_text_atomic
+from curate.fileio import check_output_dir, write_file_set
 from curate.formats import SUFFIXES, shared_fields
 from curate.release.hub import check_repo_id, planned_uploads
 from curate.release.hub import push as push_release
@@ -38,7 +38,7 @@ from curate.release.publish import publish as publish_release
 from curate.release.recipe import load_recipe, recipe_from_options
 from curate.release.revise import CHANGES_NAME, summarize_changes
 from curate.release.revise import revise as revise_pairs
-from curate.release.versions import CSV_NAME, load_version_dataset
+from curate.release.versions import load_version_dataset
 
 
 def register(app: typer.Typer) -> None:
@@ -100,9 +100,10 @@ def revise(
         None,
         "--output-dir",
         "-o",
-        help="Where to write crows_pairs_revised.csv (or .tsv/.jsonl/.parquet/.json, by "
-        "shape) and changes.jsonl. Default: build/revised/VERSION (or build/revised without a "
-        "recipe).",
+        help="Where to write crows_pairs_revised.csv (or .tsv/.jsonl/.parquet, by shape; "
+        "stereoset_revised.json, the folder winobias_revised/ for those benchmarks) and "
+        "changes.jsonl, as one set. Default: build/revised/VERSION (or build/revised without "
+        "a recipe).",
     ),
     fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Summary format."),
     input_format: str | None = INPUT_FORMAT,
@@ -135,16 +136,19 @@ def revise(
             tuple(decisions or ()),
             forced_input,
         )
+    target = output_dir or cfg.output_dir / "revised" / (parsed.version or "")
+    check_output_dir(target)  # a folder that cannot be written fails now, not after the work
     with _progress("autofixing") as report:
         revision = revise_pairs(parsed, cfg, raw, report)
     for warning in revision.warnings:
         err.print(f"warning: {warning}", markup=False)
-    target = output_dir or cfg.output_dir / "revised" / (parsed.version or "")
-    data_name = Path(CSV_NAME).stem + SUFFIXES[revision.output_shape(output_format)]
-    for name, data in revision.dataset_files(Path(CSV_NAME).stem, output_format).items():
-        write_bytes_atomic(target / name, data)  # one file, or a folder of them (WinoBias)
-    changes_text = revision.changes_text()
-    write_text_atomic(target / CHANGES_NAME, changes_text)
+    stem = revision.data_stem()
+    data_name = stem + SUFFIXES[revision.output_shape(output_format)]
+    files: dict[str, str | bytes] = {
+        **revision.dataset_files(stem, output_format),  # one file, or a folder (WinoBias)
+        CHANGES_NAME: revision.changes_text(),
+    }
+    write_file_set(target, files)  # the data and its changes.jsonl appear together
     counts = summarize_changes(revision.changes)
     result = {
         "version": parsed.version,

@@ -151,6 +151,20 @@ class Revision:
         base = self.dataset if self.dataset is not None else pairs_only(self.raw)
         return format_dataset(base.with_pairs(self.pairs), output_format)
 
+    def data_stem(self) -> str:
+        """The revised data's name before its suffix, as a release names it:
+        ``crows_pairs_revised`` for the pair-file benchmark (CrowS-Pairs and any bare pair
+        file), ``<benchmark>_revised`` for one with its own shape (``stereoset_revised``,
+        ``winobias_revised``)."""
+        from curate import benchmarks
+        from curate.release.versions import CSV_NAME, own_stem
+
+        if self.dataset is not None:
+            benchmark = benchmarks.benchmark_of(self.dataset)
+            if not benchmark.fallback:
+                return own_stem(benchmark)
+        return Path(CSV_NAME).stem
+
     def dataset_files(self, stem: str, output_format: str | None = None) -> dict[str, bytes]:
         """:meth:`dataset_bytes` as files by relative name (a WinoBias folder: ``stem/`` and
         its text files; any one-file shape: ``stem`` + its suffix)."""
