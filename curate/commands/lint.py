@@ -72,7 +72,8 @@ def lint(
         "--output",
         "-o",
         help="Write findings to this file (with --fix: write the fixed pairs here, in the "
-        "input's shape unless --output-format says otherwise).",
+        "input's shape unless --output-format says otherwise; WinoBias input is written as a "
+        "folder of its text files).",
     ),
     statistics: bool = typer.Option(
         False, "--statistics", help="Print counts per rule instead of findings."

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from curate.errors import InputError, UsageError
-from curate.fileio import read_input_file, write_bytes_atomic
+from curate.fileio import read_input_file, write_bytes_atomic, write_file_set
 from curate.formats.dataset import Dataset, Shape, shared_fields
 from curate.formats.delimited import pairs_only, parse_pairs
 from curate.formats.upstream import format_pairs, log_warnings, write_pairs
@@ -169,8 +169,17 @@ def write_dataset(dataset: Dataset, path: Path | str, output_format: str | None 
 
     Upstream CrowS-Pairs input is written back losslessly; every input column is kept (unknown
     ones from :attr:`Pair.extra`). Nothing is written when a pair cannot be expressed in the
-    target shape (e.g. a bias type without a Hugging Face class label).
+    target shape (e.g. a bias type without a Hugging Face class label). A benchmark whose shape
+    is a folder of files (WinoBias) is written into the folder ``path`` as one set
+    (:func:`curate.fileio.write_file_set`).
     """
+    from curate import benchmarks
+
+    own = benchmarks.benchmark_of(dataset)
+    fmt = output_format or dataset.shape.name
+    if own.write_files is not None and fmt in own.formats:
+        write_file_set(Path(path), own.write_files(dataset, fmt))
+        return
     data = format_dataset(dataset, output_format)
     write_bytes_atomic(Path(path), data)
 

@@ -417,6 +417,25 @@ def test_winobias_pairs_write_to_a_shared_shape_and_a_folder_is_refused_elsewher
         read_dataset(empty)
 
 
+def test_cli_lint_fix_writes_a_winobias_folder_as_one_set(tmp_path: Path) -> None:
+    lines = (["1 [The chief] met [him].", "2 The  clerk saw [the chief] and [him]."],
+             ["1 [The chief] met [her].", "2 The  clerk saw [the chief] and [her]."])
+    source = _write(tmp_path / "wb", 1, "dev", *lines).parent
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.md").write_text("mine\n", encoding="utf-8")
+    (out / next(source.iterdir()).name).write_text("an older run\n", encoding="utf-8")
+    result = runner.invoke(app, ["lint", str(source), "--fix", "-o", str(out)])
+    assert result.exit_code in (0, 1), result.output
+    written = sorted(p.name for p in out.iterdir())
+    assert written == sorted([*(p.name for p in source.iterdir()), "notes.md"])
+    for path in source.iterdir():  # nothing to fix in these lines: the files come back as read
+        assert (out / path.name).read_bytes() == path.read_bytes()
+    assert (out / "notes.md").read_text(encoding="utf-8") == "mine\n"
+    again = runner.invoke(app, ["lint", str(source), "--fix", "-o", str(source)])
+    assert again.exit_code == 2 and "input" in again.output
+
+
 def test_cli_score_import_has_the_per_type_rows(small_versions: tuple[Path, Path], tmp_path: Path) -> None:
     """Published scores of WinoBias pairs imported: the summary has the per-type groups too."""
     import csv

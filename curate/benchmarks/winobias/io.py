@@ -27,7 +27,7 @@ from pathlib import Path
 from curate.benchmarks.winobias.columns import COLUMNS as COLUMN_TABLE
 from curate.benchmarks.winobias.occupations import FEMALE_FILE, MALE_FILE, Occupations
 from curate.errors import InputError, UsageError
-from curate.fileio import read_text_utf8, write_bytes_atomic
+from curate.fileio import read_text_utf8, write_file_set
 from curate.formats.dataset import Dataset, Shape
 from curate.pairs import Pair
 
@@ -349,17 +349,12 @@ def write_files(dataset: Dataset, fmt: str = FORMAT) -> dict[str, bytes]:
 def write(dataset: Dataset, fmt: str = FORMAT) -> bytes:
     """Refused: a WinoBias dataset is several files (:func:`write_files` gives them)."""
     raise UsageError(
-        "a WinoBias dataset is several text files: write it to a directory, or choose a "
-        "one-file shape with --output-format (csv, jsonl, parquet)"
+        "a WinoBias dataset is several text files, written as a folder, and only pairs read "
+        "from WinoBias files can be; choose a one-file shape with --output-format (csv, jsonl, "
+        "parquet)"
     )
 
 
 def write_winobias(dataset: Dataset, directory: Path | str) -> list[Path]:
-    """Write the pairs into ``directory`` as WinoBias files (:func:`write_files`)."""
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, data in write_files(dataset).items():
-        write_bytes_atomic(directory / name, data)
-        written.append(directory / name)
-    return written
+    """Write the pairs into ``directory`` as WinoBias files (:func:`write_files`), as one set."""
+    return write_file_set(directory, write_files(dataset))
