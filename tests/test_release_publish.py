@@ -324,6 +324,16 @@ def test_an_edited_sha256sums_is_named_as_the_edited_file(cfg: Config) -> None:
         publish(cfg, "1.0.0")
 
 
+def test_an_edited_file_whose_line_was_taken_out_of_sha256sums_is_an_edit(cfg: Config) -> None:
+    dist = publish(cfg, "1.0.0").dist
+    (dist / "README.md").write_text("edited\n", encoding="utf-8")
+    sums = dist / "SHA256SUMS"
+    lines = sums.read_text(encoding="utf-8").splitlines(keepends=True)
+    sums.write_text("".join(line for line in lines if not line.endswith("  README.md\n")))
+    with pytest.raises(ReleaseError, match=r"README\.md: no longer matches its own SHA256SUMS"):
+        publish(cfg, "1.0.0")
+
+
 def test_an_edit_resealed_in_sha256sums_is_told_from_another_curate(cfg: Config) -> None:
     dist = publish(cfg, "1.0.0").dist
     data = dist / "crows_pairs_revised.csv"

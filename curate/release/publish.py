@@ -200,15 +200,15 @@ def verify_release(dist: Path) -> None:
 
 
 def _edited_after_publishing(dist: Path, name: str) -> bool:
-    """Whether ``dist/name`` differs from the digest its release's SHA256SUMS records (an
-    unreadable SHA256SUMS was edited too)."""
+    """Whether ``dist/name`` differs from the digest its release's SHA256SUMS records (a
+    SHA256SUMS that is unreadable or no longer lists the file was edited too)."""
     if name == SUMS_NAME or not (dist / SUMS_NAME).is_file():
         return False
     try:
         digest = read_sums(dist).get(name)
     except ReleaseError:
         return True
-    return digest is not None and sha256_file(dist / name) != digest
+    return digest is None or sha256_file(dist / name) != digest
 
 
 def _read_manifest(path: Path) -> dict[str, Any]:
