@@ -1,7 +1,8 @@
 """Kill a real ``curate`` process in the write window of its output phase, then check the outputs.
 
 The test side only (no hook in curate): the child process gets a ``sitecustomize`` that slows
-every ``fsync`` a little and, at the first one, touches a marker file. The parent waits for the
+every ``fsync`` a little and, at the first one, touches a marker file (and that gives SIGINT
+its default Python handler, which a background job's children would not have). The parent waits for the
 marker (the output phase has begun), sleeps a random part of the write window and sends
 ``SIGKILL`` or ``SIGINT``. Then:
 
@@ -31,7 +32,10 @@ REPO = Path(__file__).resolve().parents[2]
 
 #: Slows the child's fsync calls and marks the start of its output phase.
 SITECUSTOMIZE = '''
-import os, time
+import os, signal, time
+# Ctrl-C raises KeyboardInterrupt as in a terminal, also when the trials run as a background
+# job (whose children inherit SIGINT ignored, so a SIGINT trial would test nothing)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 _marker = os.environ.get("CURATE_FAULT_MARKER")
 _delay = float(os.environ.get("CURATE_FAULT_FSYNC_DELAY", "0.05"))
 _fsync = os.fsync
