@@ -178,6 +178,12 @@ def write_dataset(dataset: Dataset, path: Path | str, output_format: str | None 
     own = benchmarks.benchmark_of(dataset)
     fmt = output_format or dataset.shape.name
     if own.write_files is not None and fmt in own.formats:
+        one_file = {s for b in benchmarks.all_benchmarks().values() for s in b.suffixes.values()}
+        if Path(path).suffix in one_file - {""}:  # `-o fixed.csv` meant a CSV, not a folder
+            raise UsageError(
+                f"{path}: a {own.title} dataset is written as a folder of its text files; give "
+                "a folder, or a one-file shape with --output-format (csv, jsonl, parquet)"
+            )
         write_file_set(Path(path), own.write_files(dataset, fmt))
         return
     data = format_dataset(dataset, output_format)

@@ -434,6 +434,9 @@ def test_cli_lint_fix_writes_a_winobias_folder_as_one_set(tmp_path: Path) -> Non
     assert (out / "notes.md").read_text(encoding="utf-8") == "mine\n"
     again = runner.invoke(app, ["lint", str(source), "--fix", "-o", str(source)])
     assert again.exit_code == 2 and "input" in again.output
+    as_csv = runner.invoke(app, ["lint", str(source), "--fix", "-o", str(tmp_path / "f.csv")])
+    assert as_csv.exit_code == 2 and "--output-format" in as_csv.output
+    assert not (tmp_path / "f.csv").exists()  # never a folder named like a CSV file
 
 
 def test_cli_score_import_has_the_per_type_rows(small_versions: tuple[Path, Path], tmp_path: Path) -> None:
