@@ -236,9 +236,7 @@ def check_output_path(
         _check_parent(path)
         return path
     if stat.S_ISLNK(st.st_mode):
-        raise OutputError(
-            f"{path}: is a symbolic link; writing would replace the link, so give the real path"
-        )
+        raise _link_error(path)
     if not stat.S_ISREG(st.st_mode):
         raise OutputError(f"{path}: is {_kind(st.st_mode)}, not a file an output can replace")
     key = _identity(st)
@@ -256,6 +254,12 @@ def check_output_path(
     if not os.access(path.parent, os.W_OK | os.X_OK):
         raise OutputError(f"{path}: its directory {path.parent} is not writable")
     return path
+
+
+def _link_error(path: Path) -> OutputError:
+    return OutputError(
+        f"{path}: is a symbolic link; writing would replace the link, so give the real path"
+    )
 
 
 def _file_ancestor(path: Path) -> Path:
@@ -656,10 +660,7 @@ def write_file_set(path: Path | str, files: Mapping[str, str | bytes]) -> list[P
         if member in files:
             check_output_path(path / member)
         elif os.path.islink(path / member):
-            raise OutputError(
-                f"{path / member}: is a symbolic link; writing would replace the link, so give "
-                "the real path"
-            )
+            raise _link_error(path / member)
     with staged_output_dir(path, members, need_bytes=need) as staged:
         for name, content in files.items():
             if isinstance(content, str):

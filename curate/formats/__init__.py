@@ -153,15 +153,29 @@ def dataset_files(
     of files (its ``write_files``), those files under ``stem/``, named as the benchmark names
     them, so a release or a revision can hold a WinoBias folder as it holds a CSV.
     """
+    fmt = output_format or dataset.shape.name
+    files = _folder_files(dataset, fmt)
+    if files is not None:
+        return {f"{stem}/{name}": data for name, data in sorted(files.items())}
+    return {stem + _suffixes().get(fmt, ""): format_dataset(dataset, fmt)}
+
+
+def _folder_files(dataset: Dataset, fmt: str) -> dict[str, bytes] | None:
+    """The files of ``dataset`` when ``fmt`` is its benchmark's folder-of-files shape
+    (WinoBias); None for a one-file shape."""
     from curate import benchmarks
 
-    fmt = output_format or dataset.shape.name
     own = benchmarks.benchmark_of(dataset)
     if own.write_files is not None and fmt in own.formats:
-        files = own.write_files(dataset, fmt)
-        return {f"{stem}/{name}": data for name, data in sorted(files.items())}
-    suffixes = {f: s for b in benchmarks.all_benchmarks().values() for f, s in b.suffixes.items()}
-    return {stem + suffixes.get(fmt, ""): format_dataset(dataset, fmt)}
+        return own.write_files(dataset, fmt)
+    return None
+
+
+def _suffixes() -> dict[str, str]:
+    """The file suffix of every one-file shape any benchmark writes, by format name."""
+    from curate import benchmarks
+
+    return {f: s for b in benchmarks.all_benchmarks().values() for f, s in b.suffixes.items()}
 
 
 def write_dataset(dataset: Dataset, path: Path | str, output_format: str | None = None) -> None:
@@ -173,18 +187,17 @@ def write_dataset(dataset: Dataset, path: Path | str, output_format: str | None 
     is a folder of files (WinoBias) is written into the folder ``path`` as one set
     (:func:`curate.fileio.write_file_set`).
     """
-    from curate import benchmarks
+    files = _folder_files(dataset, output_format or dataset.shape.name)
+    if files is not None:
+        if Path(path).suffix in set(_suffixes().values()) - {""}:  # `-o x.csv` meant a CSV
+            from curate import benchmarks
 
-    own = benchmarks.benchmark_of(dataset)
-    fmt = output_format or dataset.shape.name
-    if own.write_files is not None and fmt in own.formats:
-        one_file = {s for b in benchmarks.all_benchmarks().values() for s in b.suffixes.values()}
-        if Path(path).suffix in one_file - {""}:  # `-o fixed.csv` meant a CSV, not a folder
+            title = benchmarks.benchmark_of(dataset).title
             raise UsageError(
-                f"{path}: a {own.title} dataset is written as a folder of its text files; give "
-                "a folder, or a one-file shape with --output-format (csv, jsonl, parquet)"
+                f"{path}: a {title} dataset is written as a folder of its text files; give a "
+                "folder, or a one-file shape with --output-format (csv, jsonl, parquet)"
             )
-        write_file_set(Path(path), own.write_files(dataset, fmt))
+        write_file_set(Path(path), files)
         return
     data = format_dataset(dataset, output_format)
     write_bytes_atomic(Path(path), data)

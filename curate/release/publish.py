@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from curate import __version__, benchmarks
+from curate import __version__
 from curate.benchmarks import Benchmark
 from curate.config import Config
 from curate.errors import CurateError, InputError
@@ -240,7 +240,7 @@ def _previous(
             f"run `curate publish {version}` first"
         )
     verify_release(dist)
-    own = _benchmark(revision)
+    own = revision.benchmark()
     pairs = read_pairs(dist / CSV_NAME) if own.fallback else _read_own(dist, own)
     try:
         changelog = (dist / CHANGELOG_NAME).read_text(encoding="utf-8")
@@ -254,14 +254,6 @@ def _previous(
 
 
 # -- the benchmark's own shape ---------------------------------------------------------------
-
-
-def _benchmark(revision: Revision) -> Benchmark:
-    """The benchmark the raw file was read as: the pair-file benchmark (CrowS-Pairs, the
-    fallback) gets the CSV/Parquet/🤗/lm_eval release, any other its own shape."""
-    if revision.dataset is None:
-        return benchmarks.get(benchmarks.DEFAULT)
-    return benchmarks.benchmark_of(revision.dataset)
 
 
 def _read_own(dist: Path, benchmark: Benchmark) -> list[Pair]:
@@ -321,7 +313,7 @@ def build_release(
         "previous_label": prev_label,
     }
     changelog = render_changelog(entry, prev_changelog).encode("utf-8")
-    own = _benchmark(revision)
+    own = revision.benchmark()
     if own.fallback:
         files = _pair_files(revision, version, card, changelog)
     else:
@@ -509,7 +501,7 @@ def publish(
     with staging_dir(target) as tmp:
         for name, data in build.files.items():
             _write_release_file(tmp, name, data)
-        own = _benchmark(build.revision)
+        own = build.revision.benchmark()
         if own.fallback:
             check_loads(tmp / CSV_NAME, tmp / PARQUET_NAME, build.revision.pairs)
         else:

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from curate import sources as sources_lib
+from curate.benchmarks import Benchmark
 from curate.config import Config
 from curate.decisions import ACTIONS, Decision
 from curate.errors import ChecksumError, InputError
@@ -151,19 +152,24 @@ class Revision:
         base = self.dataset if self.dataset is not None else pairs_only(self.raw)
         return format_dataset(base.with_pairs(self.pairs), output_format)
 
+    def benchmark(self) -> Benchmark:
+        """The benchmark the raw file was read as: the pair-file benchmark (CrowS-Pairs, the
+        fallback) for bare pairs, which gets the CSV/Parquet/🤗/lm_eval release; any other
+        benchmark gets its own shape."""
+        from curate import benchmarks
+
+        if self.dataset is None:
+            return benchmarks.get(benchmarks.DEFAULT)
+        return benchmarks.benchmark_of(self.dataset)
+
     def data_stem(self) -> str:
         """The revised data's name before its suffix, as a release names it:
-        ``crows_pairs_revised`` for the pair-file benchmark (CrowS-Pairs and any bare pair
-        file), ``<benchmark>_revised`` for one with its own shape (``stereoset_revised``,
-        ``winobias_revised``)."""
-        from curate import benchmarks
+        ``crows_pairs_revised`` for the pair-file benchmark, ``<benchmark>_revised``
+        (``stereoset_revised``, ``winobias_revised``) for one with its own shape."""
         from curate.release.versions import CSV_NAME, own_stem
 
-        if self.dataset is not None:
-            benchmark = benchmarks.benchmark_of(self.dataset)
-            if not benchmark.fallback:
-                return own_stem(benchmark)
-        return Path(CSV_NAME).stem
+        own = self.benchmark()
+        return Path(CSV_NAME).stem if own.fallback else own_stem(own)
 
     def dataset_files(self, stem: str, output_format: str | None = None) -> dict[str, bytes]:
         """:meth:`dataset_bytes` as files by relative name (a WinoBias folder: ``stem/`` and
