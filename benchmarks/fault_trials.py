@@ -4,9 +4,9 @@
 
 For each command: an uninterrupted old run and new run give the reference outputs; then each
 trial starts from the old output, kills the new command at a random moment of its output phase
-(``--trials`` with SIGKILL and as many with SIGINT, alternating), checks the output is all old or all new, reruns the command
-and checks the new output with nothing left beside it. Prints one line per command with the
-figures; exits 1 if any trial failed. See tests/support/faults.py.
+(``--trials`` with SIGKILL and as many with SIGINT, alternating), checks the output is all old
+or all new, reruns the command and checks the new output with nothing left beside it. Prints
+one line per command with the figures; exits 1 if any trial failed. See tests/support/faults.py.
 """
 
 from __future__ import annotations

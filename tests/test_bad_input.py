@@ -1449,7 +1449,9 @@ def decisions_symlinked_outside(root: Path) -> None:
 NEXT = "1.1.0-test"
 
 
-def published_and_edited(file: str, data: bytes, next_version: bool = False) -> Callable[[Path], None]:
+def published_and_edited(
+    file: str, data: bytes, next_version: bool = False
+) -> Callable[[Path], None]:
     """VERSION published, then one of its files overwritten with ``data`` (and, with
     ``next_version``, a recipe for NEXT that builds on VERSION, so the edited release is read)."""
 

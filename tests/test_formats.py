@@ -274,7 +274,7 @@ def test_every_output_format_is_readable(tmp_path: Path) -> None:
         ], fmt
     with pytest.raises(InputError, match=r"cannot write .* as StereoSet: pair 0 is not a StereoSet item"):
         format_dataset(dataset, "stereoset")
-    with pytest.raises(UsageError, match="WinoBias dataset is several text files, written as a folder"):
+    with pytest.raises(UsageError, match="several text files, written as a folder"):
         format_dataset(dataset, "winobias")
 
 

@@ -32,6 +32,7 @@ from tests.support.fuzzing import (
     folder_value,
     load_folder_case,
     mutate_json,
+    mutate_one_file,
     mutations,
     write_folder,
     write_input,
@@ -435,15 +436,7 @@ def _instrument(root: Path) -> Any:
 @given(data=st.data())
 def test_mutated_instrument_score_folders(data: st.DataObject) -> None:
     files = _score_folders()
-    name = data.draw(st.sampled_from(sorted(files)))
-    if name.endswith(".json") and data.draw(st.booleans()):
-        files[name] = json.dumps(mutate_json(data, json.loads(files[name]))).encode()
-    elif name.endswith(".csv") and data.draw(st.booleans()):
-        files[name] = data.draw(csv_edits(files[name]))
-    elif data.draw(st.integers(0, 9)) == 0:
-        del files[name]
-    else:
-        files[name] = data.draw(mutations(files[name]))
+    mutate_one_file(data, files, {".csv": csv_edits})
     value = folder_value(files)
     folder = write_folder(WORK / "scores", value)
     check("instrument", value, lambda: _instrument(folder))
@@ -471,6 +464,7 @@ _RELEASE: dict[str, bytes] = {}
 def _release_project() -> tuple[Any, dict[str, bytes]]:
     """A project with 1.0.0 published (its dist files returned) and the recipe of 1.1.0,
     whose ``previous`` is 1.0.0: the two commands that read a published release."""
+    from curate.config import load_config
     from curate.release.publish import publish
     from tests.support.release_project import make_project, raw_sha, recipe_text, write_recipe
 
@@ -481,10 +475,10 @@ def _release_project() -> tuple[Any, dict[str, bytes]]:
         write_recipe(cfg, "1.1.0", recipe_text(raw_sha(cfg), previous="1.0.0", title="Next"))
         dist = publish(cfg, "1.0.0").dist
         _RELEASE.update(
-            (str(p.relative_to(dist)), p.read_bytes()) for p in sorted(dist.rglob("*")) if p.is_file()
+            (str(p.relative_to(dist)), p.read_bytes())
+            for p in sorted(dist.rglob("*"))
+            if p.is_file()
         )
-    from curate.config import load_config
-
     return load_config(root), dict(_RELEASE)
 
 
@@ -511,13 +505,7 @@ def test_mutated_releases(data: st.DataObject) -> None:
     from curate.release.publish import SUMS_NAME, format_sums
 
     _, files = _release_project()
-    name = data.draw(st.sampled_from(sorted(files)))
-    if name.endswith(".json") and data.draw(st.booleans()):
-        files[name] = json.dumps(mutate_json(data, json.loads(files[name]))).encode()
-    elif data.draw(st.integers(0, 9)) == 0:
-        del files[name]
-    else:
-        files[name] = data.draw(mutations(files[name]))
+    name = mutate_one_file(data, files)
     if name != SUMS_NAME and data.draw(st.booleans()):  # edited and resealed: SHA256SUMS agrees
         files[SUMS_NAME] = format_sums({k: v for k, v in files.items() if k != SUMS_NAME}).encode()
     value = folder_value(files)

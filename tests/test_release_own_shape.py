@@ -292,4 +292,5 @@ def test_revise_refuses_an_unwritable_output_before_the_work(
     assert result.exit_code == 2
     assert "taken" in result.output and "Traceback" not in result.output
     assert revised == []  # refused before the revision was computed
-    assert sorted(p.name for p in stereoset_cfg.root.iterdir()) == ["data", "pyproject.toml", "taken"]
+    left = sorted(p.name for p in stereoset_cfg.root.iterdir())
+    assert left == ["data", "pyproject.toml", "taken"]

@@ -1,10 +1,10 @@
 """Kill a real ``curate`` process in the write window of its output phase, then check the outputs.
 
 The test side only (no hook in curate): the child process gets a ``sitecustomize`` that slows
-every ``fsync`` a little and, at the first one, touches a marker file (and that gives SIGINT
-its default Python handler, which a background job's children would not have). The parent waits for the
-marker (the output phase has begun), sleeps a random part of the write window and sends
-``SIGKILL`` or ``SIGINT``. Then:
+every ``fsync`` a little and, at the first one, touches a marker file (it also gives SIGINT its
+default Python handler, which a background job's children would not have). The parent waits
+for the marker (the output phase has begun), sleeps a random part of the write window and
+sends ``SIGKILL`` or ``SIGINT``. Then:
 
 - the output is *all old or all new*: the bytes of every file of the set equal those of an
   uninterrupted run of the old command or of the new one (the outputs are deterministic);

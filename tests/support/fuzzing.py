@@ -3,8 +3,8 @@ mutations, the check that tells our usage error from a crash, and the corpus of 
 
 The targets live in tests/test_fuzz.py (datasets, StereoSet, annotation rounds, records,
 recipes) and tests/test_fuzz_surfaces.py (WinoBias folders, imported scores, sweep plans,
-instrument score folders, published releases); tests/test_fuzz_corpus.py replays every saved case, and
-benchmarks/fuzz.py runs all targets for a set time.
+instrument score folders, published releases); tests/test_fuzz_corpus.py replays every saved
+case, and benchmarks/fuzz.py runs all targets for a set time.
 
 Profiles: ``ci`` (the default, a few seconds per target, derandomised so ``make test`` is
 reproducible) and ``fuzz`` (``CURATE_FUZZ_PROFILE=fuzz``: many examples, random).
@@ -135,6 +135,27 @@ def write_input(name: str, data: bytes | str) -> Path:
 
 
 # -- folders as one corpus case -----------------------------------------------------------------
+
+
+def mutate_one_file(
+    data: st.DataObject,
+    files: dict[str, bytes],
+    edits: dict[str, Callable[[bytes], st.SearchStrategy[bytes]]] | None = None,
+) -> str:
+    """Damage one file of a folder in place and return its name: a JSON file gets a JSON node
+    replaced, a file with a suffix in ``edits`` that edit (each half the time); otherwise one
+    time in ten the file is deleted, else its bytes are mutated."""
+    name = data.draw(st.sampled_from(sorted(files)))
+    suffix = Path(name).suffix
+    if suffix == ".json" and data.draw(st.booleans()):
+        files[name] = json.dumps(mutate_json(data, json.loads(files[name]))).encode()
+    elif edits and suffix in edits and data.draw(st.booleans()):
+        files[name] = data.draw(edits[suffix](files[name]))
+    elif data.draw(st.integers(0, 9)) == 0:
+        del files[name]
+    else:
+        files[name] = data.draw(mutations(files[name]))
+    return name
 
 
 def folder_value(files: dict[str, bytes]) -> dict[str, str]:
