@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_pll import Timing, build_model, matmul_peak, timed
 
 from curate.config import load_config
-from curate.formats import read_pairs
+from curate.datasets import read_pairs
 from curate.pairs import Pair
 from curate.score import load_model, score_pairs
 

@@ -45,7 +45,7 @@ from pathlib import Path
 import torch
 
 from curate.config import load_config
-from curate.formats import read_pairs
+from curate.datasets import read_pairs
 from curate.pairs import Pair
 from curate.score import ScoreCache, load_model, score_pairs
 from curate.score.pll import PrecisionWarning, plan_jobs, plan_pairs, unmodified_positions

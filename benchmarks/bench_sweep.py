@@ -43,7 +43,7 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from curate.pairs import read_pairs, write_pairs  # noqa: E402
+from curate.datasets import read_pairs, write_pairs  # noqa: E402
 from curate.sweep.plan import load_plan  # noqa: E402
 from curate.sweep.run import run_sweep  # noqa: E402
 from tests.support.sweep_project import column_files  # noqa: E402

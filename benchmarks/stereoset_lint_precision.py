@@ -19,7 +19,7 @@ from pathlib import Path
 from statsmodels.stats.proportion import proportion_confint
 
 from curate.benchmarks import benchmark_of
-from curate.formats import read_dataset
+from curate.datasets import read_dataset
 from curate.lint import LintSettings, lint_pairs
 from curate.lint.inputs import skip_unavailable
 from curate.lint.profiles import apply_profile

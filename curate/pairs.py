@@ -1,10 +1,10 @@
 """The sentence-pair record and the field lists every stage shares.
 
-The columns a pair is read from and written to are not here: each benchmark's column table
-(:mod:`curate.benchmarks.crows_pairs.columns`, :mod:`curate.benchmarks.stereoset.columns`) is
-the one source, and the lists below are derived from it. This module imports no reader:
-reading and writing files is :mod:`curate.formats` (``read_pairs``, ``write_pairs``), which
-builds on this one, never the other way round.
+This is the ground floor: it names the :class:`Pair` fields, never a file's columns. Which
+column holds which field is a benchmark's column table (``curate/benchmarks/<name>/columns.py``,
+plain data, imported by nothing below the benchmarks); the readers and writers of
+:mod:`curate.formats` receive that table as an argument. This module imports no reader and no
+benchmark.
 """
 
 from __future__ import annotations
@@ -13,33 +13,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from curate.benchmarks.crows_pairs.columns import COLUMNS as _CROWS_COLUMNS
-from curate.benchmarks.stereoset.columns import DOMAINS as _STEREOSET_DOMAINS
-from curate.benchmarks.stereoset.columns import ITEM_COLUMNS as _STEREOSET_ITEM_COLUMNS
 from curate.records import control_characters
 
-#: The upstream CSV columns, in order, and the :class:`Pair` field each holds: the CrowS-Pairs
-#: column table as (field, column) tuples.
-FIELD_COLUMNS: tuple[tuple[str, str], ...] = tuple((c.field, c.name) for c in _CROWS_COLUMNS)
-#: Optional columns of StereoSet-derived pairs (intrasentence items): the :class:`Pair` field and
-#: the column name used when such pairs are written to a column-based shape (CSV, JSONL, Parquet).
-STEREOSET_FIELD_COLUMNS: tuple[tuple[str, str], ...] = tuple(
-    (c.field, c.name) for c in _STEREOSET_ITEM_COLUMNS
+#: The data fields of a pair (everything but its id), in the order pair files hold them.
+PAIR_FIELDS: tuple[str, ...] = (
+    "sent_more",
+    "sent_less",
+    "direction",
+    "bias_type",
+    "annotations",
+    "writer",
+    "annotators",
 )
-#: Header of the upstream file; the first column (the pair id) has no name.
-COLUMNS: tuple[str, ...] = tuple(column for _, column in FIELD_COLUMNS)
-#: Column of each :class:`Pair` field, and field of each column.
-COLUMN_OF: dict[str, str] = dict(FIELD_COLUMNS)
-FIELD_OF: dict[str, str] = {column: field for field, column in FIELD_COLUMNS}
-#: The data fields of a pair (everything but its id), in column order.
-PAIR_FIELDS: tuple[str, ...] = tuple(field for field, _ in FIELD_COLUMNS[1:])
 #: The two sentences: changing one is an edit, changing another field a relabelling.
 TEXT_FIELDS: tuple[str, ...] = ("sent_more", "sent_less")
 #: The fields a curation decision may set (the validators' metadata is never edited).
 EDITABLE_FIELDS: tuple[str, ...] = ("sent_more", "sent_less", "direction", "bias_type")
 DIRECTIONS: tuple[str, ...] = ("stereo", "antistereo")
-#: The four StereoSet domains (its ``bias_type`` values).
-STEREOSET_DOMAINS: tuple[str, ...] = _STEREOSET_DOMAINS
 #: The nine CrowS-Pairs bias types, in the order of Table 2 of Nangia et al. (2020).
 BIAS_TYPES: tuple[str, ...] = (
     "race-color",
@@ -128,26 +118,3 @@ def sentence_control_characters(text: str) -> list[str]:
     inside a sentence), and so is NEL (U+0085), which Unicode counts as a line break.
     """
     return [c for c in control_characters(text, allow_whitespace=True) if c != "\\x85"]
-
-
-#: Names that moved to the readers and writers (:mod:`curate.formats`) when this module stopped
-#: importing them; kept importable from here, lazily (no import cycle), for code written
-#: against the old layout (parallel branches, user scripts). New code imports from the target.
-_MOVED = {
-    "read_pairs": "curate.formats",
-    "write_pairs": "curate.formats",
-    "parse_pairs": "curate.formats",
-    "format_pairs": "curate.formats",
-    "log_warnings": "curate.formats",
-    "cell": "curate.formats.upstream",
-    "pair_row": "curate.formats.upstream",
-    "read_text_utf8": "curate.fileio",
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        import importlib
-
-        return getattr(importlib.import_module(_MOVED[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

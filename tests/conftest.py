@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from curate import sources
-from curate.pairs import COLUMNS
+from curate.benchmarks.crows_pairs.upstream import COLUMNS
 
 REPO = Path(__file__).resolve().parents[1]
 REGISTRY = REPO / "data" / "raw" / "sources.toml"

@@ -53,7 +53,7 @@ def test_chunked_tokenisation_equals_spacy(crows_pairs_path) -> None:
     """Tokenising whitespace chunks separately (cached, on a bare vocabulary) gives exactly
     the tokens of ``spacy.blank("en")``."""
     from curate.align import _import_spacy_without_torch
-    from curate.formats import read_pairs
+    from curate.datasets import read_pairs
 
     english = _import_spacy_without_torch().blank("en").tokenizer
     for pair in read_pairs(crows_pairs_path):

@@ -33,9 +33,9 @@ import pytest
 from typer.testing import CliRunner
 
 from curate.cli import app
+from curate.datasets import write_pairs
 from curate.fileio import sha256_file
 from curate.findings import Finding, write_findings
-from curate.formats import write_pairs
 from tests.conftest import GOOD_ROW, HEADER
 from tests.support.release_project import PAIRS, make_project, recipe_text, write_recipe
 

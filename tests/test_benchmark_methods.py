@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from curate import benchmarks
+from curate.benchmarks.stereoset.run import stereoset_methods, stereoset_of_kind
 from curate.errors import UsageError
 from curate.score.methods import METHODS, methods_for_model
-from curate.score.stereoset_run import stereoset_methods, stereoset_of_kind
 
 
 def test_a_method_belongs_to_the_benchmark_whose_scoring_lists_it() -> None:

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from curate import benchmarks
 from curate.cli import app
-from curate.formats import read_dataset, write_dataset
+from curate.datasets import read_dataset, write_dataset
 
 FAKE = "tests.support.fake_benchmark.benchmark"
 TEXT = "#fakebench\nRed things are loud|Blue things are loud|colour\nAre squares sharp?|Are circles sharp?|shape\n"

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from curate import benchmarks
 from curate.cli import app
-from curate.formats import read_dataset
+from curate.datasets import read_dataset
 from curate.pairs import Pair
 from tests.support.stereoset_data import write_stereoset
 

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from curate.cli import app
-from curate.formats import write_pairs
+from curate.datasets import write_pairs
 from tests.support.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir
 
 runner = CliRunner()

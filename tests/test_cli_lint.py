@@ -10,7 +10,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from curate.cli import app
-from curate.formats import read_pairs, write_pairs
+from curate.datasets import read_pairs, write_pairs
 from curate.pairs import Pair
 
 runner = CliRunner()

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from curate.cli import app
-from curate.formats import write_pairs
+from curate.datasets import write_pairs
 from curate.pairs import Pair
 from curate.score.files import SCORE_COLUMNS, read_scores_csv
 from curate.score.metrics import summarize

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from curate.formats import read_pairs
+from curate.datasets import read_pairs
 from tests.support.browser import MISSING, chromium, find_browser, severe_console_messages, wait_for
 from tests.test_explore import RAW_CSV, RELEASE_CSV, Project, build_pipeline, cli
 

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from curate.cli import app
-from curate.formats import write_pairs
+from curate.datasets import write_pairs
 from curate.report.explore_data import VersionData, build_explore_data, read_score_dir
 from curate.report.explore_tokens import token_logprobs
 from tests.support.release_project import PAIRS

@@ -62,7 +62,7 @@ def fault_project(root: Path) -> None:
     """The hostile corpus's project plus a second pairs file (one pair dropped, one edited)."""
     from dataclasses import replace
 
-    from curate.pairs import write_pairs
+    from curate.datasets import write_pairs
     from tests.support.release_project import PAIRS
     from tests.test_bad_input import build_project
 

@@ -11,15 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from curate.datasets import OUTPUT_FORMATS, format_dataset, read_dataset, read_pairs, write_dataset
 from curate.errors import InputError, UsageError
-from curate.formats import (
-    OUTPUT_FORMATS,
-    format_dataset,
-    read_dataset,
-    read_pairs,
-    shared_fields,
-    write_dataset,
-)
+from curate.formats import shared_fields
 from curate.formats.labels import HF_BIAS_TYPES
 from curate.pairs import PAIR_FIELDS, Pair, sentence_control_characters
 from tests.conftest import GOOD_ROW, HEADER

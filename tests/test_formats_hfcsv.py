@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from curate.cli import app
+from curate.datasets import format_dataset, read_dataset
 from curate.errors import InputError
-from curate.formats import format_dataset, read_dataset
 from curate.formats.labels import HF_BIAS_TYPES
 from curate.formats.numpy_repr import (
     format_annotations,

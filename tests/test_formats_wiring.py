@@ -14,8 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from curate.cli import app
-from curate.formats import read_dataset, write_pairs
-from curate.formats.delimited import pairs_only
+from curate.datasets import pairs_only, read_dataset, write_pairs
 from tests.support.stereoset_data import write_stereoset
 from tests.support.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir
 

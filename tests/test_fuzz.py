@@ -23,8 +23,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from curate.datasets import write_pairs
 from curate.fileio import forget_inputs
-from curate.pairs import BIAS_TYPES, Pair, write_pairs
+from curate.pairs import BIAS_TYPES, Pair
 from tests.support.fuzzing import (
     LAST,
     WORK,
@@ -69,7 +70,7 @@ SUFFIX = {"upstream": "csv", "hf-jsonl": "jsonl", "hf-parquet": "parquet", "hf-c
 
 @given(pairs=pair_lists(), shape=st.sampled_from(SHAPES))
 def test_generated_datasets_round_trip(pairs: list[Pair], shape: str) -> None:
-    from curate.formats import format_dataset, read_dataset, write_dataset
+    from curate.datasets import format_dataset, read_dataset, write_dataset
 
     forget_inputs()
     source = WORK / "gen.csv"
@@ -87,7 +88,7 @@ def test_generated_datasets_round_trip(pairs: list[Pair], shape: str) -> None:
 
 
 def _dataset_bytes(shape: str) -> bytes:
-    from curate.formats import format_dataset, read_dataset
+    from curate.datasets import format_dataset, read_dataset
     from tests.support.release_project import PAIRS
 
     forget_inputs()
@@ -99,7 +100,7 @@ def _dataset_bytes(shape: str) -> bytes:
 @pytest.mark.parametrize("shape", SHAPES)
 @given(data=st.data())
 def test_mutated_dataset_files(shape: str, data: st.DataObject) -> None:
-    from curate.formats import format_dataset, read_dataset
+    from curate.datasets import format_dataset, read_dataset
 
     raw = data.draw(mutations(_dataset_bytes(shape)))
     path = write_input(f"mut.{SUFFIX.get(shape, shape)}", raw)
@@ -117,7 +118,7 @@ def _stereoset_text() -> str:
 
 @given(data=st.data())
 def test_mutated_stereoset_files(data: st.DataObject) -> None:
-    from curate.formats import format_dataset, read_dataset
+    from curate.datasets import format_dataset, read_dataset
 
     if data.draw(st.booleans()):
         raw = data.draw(mutations(_stereoset_text().encode("utf-8")))
@@ -142,7 +143,7 @@ def test_mutated_stereoset_files(data: st.DataObject) -> None:
 
 
 def test_an_unchanged_stereoset_file_writes_back_byte_identical() -> None:
-    from curate.formats import format_dataset, read_dataset
+    from curate.datasets import format_dataset, read_dataset
 
     path = write_input("ss-same.json", _stereoset_text())
     assert format_dataset(read_dataset(path)) == path.read_bytes()
@@ -277,7 +278,7 @@ def test_mutated_recipes(data: st.DataObject) -> None:
 
 def _replay_dataset(target: str) -> Callable[[Path], None]:
     def replay(path: Path) -> None:
-        from curate.formats import read_dataset
+        from curate.datasets import read_dataset
 
         raw = path.read_bytes()
         name = path.name.split("--", 1)[1] if "--" in path.name else path.name

@@ -24,7 +24,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from curate.pairs import write_pairs
+from curate.datasets import write_pairs
 from tests.support.fuzzing import (
     HOSTILE,
     WORK,
@@ -414,7 +414,7 @@ def _instrument(root: Path) -> Any:
     few bootstrap resamples: the property is about what is read, not the intervals' width)."""
     from unittest.mock import patch
 
-    from curate.formats import read_dataset
+    from curate.datasets import read_dataset
     from curate.instrument import stats
     from curate.instrument.consistency import consistency_report
     from curate.instrument.report import render_json

@@ -12,8 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from curate.cli import app
+from curate.datasets import read_dataset, write_dataset
 from curate.findings import read_findings
-from curate.formats import read_dataset, write_dataset
 from tests.support.tiny_models import single_thread, tiny_model_dir
 
 runner = CliRunner()

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from curate.cli import app
-from curate.formats import read_dataset, write_dataset
+from curate.datasets import read_dataset, write_dataset
 from tests.support.tiny_models import single_thread, tiny_model_dir
 
 runner = CliRunner()

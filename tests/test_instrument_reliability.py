@@ -97,7 +97,7 @@ def test_text_links_recover_the_published_ids(mk: Path, crows_pairs_path: Path) 
     the gender subset) finds the original pair the authors named for nearly all of them."""
     import dataclasses
 
-    from curate.formats import read_dataset
+    from curate.datasets import read_dataset
     from curate.instrument.reliability import link_pairs
 
     original = read_dataset(crows_pairs_path).pairs
@@ -119,7 +119,7 @@ def test_compare_puts_both_versions_side_by_side(
 ) -> None:
     """A revision that drops the age pairs whose paraphrase flips for BERT: the published
     outputs filtered like the data, imported, then compared with the raw file."""
-    from curate.formats import read_dataset, write_dataset
+    from curate.datasets import read_dataset, write_dataset
 
     age = mk / "rephrased" / "rephrased_subset_age.csv"
     report = json.loads(

@@ -11,7 +11,7 @@ import torch
 from typer.testing import CliRunner
 
 from curate.cli import app
-from curate.formats import read_dataset, write_dataset
+from curate.datasets import read_dataset, write_dataset
 from tests.support.tiny_models import build_tiny_model, single_thread, training_corpus
 
 runner = CliRunner()

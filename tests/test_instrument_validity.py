@@ -11,7 +11,7 @@ from scipy.stats import kendalltau, spearmanr
 from typer.testing import CliRunner
 
 from curate.cli import app
-from curate.formats import read_dataset, write_dataset
+from curate.datasets import read_dataset, write_dataset
 from tests.support.stereoset_data import write_stereoset
 from tests.support.tiny_models import single_thread, tiny_model_dir
 

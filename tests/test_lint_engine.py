@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from curate.datasets import read_pairs
 from curate.errors import UsageError
-from curate.formats import read_pairs
 from curate.lint import LintSettings, all_rules, lint_pairs, settings_from_table
 from curate.lint.settings import selected_codes
 from curate.pairs import Pair

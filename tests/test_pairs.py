@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from curate.datasets import format_pairs, parse_pairs, read_pairs, write_pairs
 from curate.errors import InputError
-from curate.formats import format_pairs, parse_pairs, read_pairs, write_pairs
 from curate.pairs import BIAS_TYPES, Pair, sentence_control_characters
 from tests.conftest import GOOD_ROW, HEADER
 

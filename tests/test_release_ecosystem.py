@@ -16,8 +16,8 @@ import pytest
 from typer.testing import CliRunner
 
 from curate.cli import app
+from curate.datasets import read_pairs
 from curate.formats.labels import HF_BIAS_TYPES, HF_DIRECTIONS
-from curate.pairs import read_pairs
 from curate.release.lm_eval_task import task_name
 from curate.release.publish import HF_PARQUET_NAME, publish
 from tests.support.release_project import make_project, raw_sha, recipe_text, write_recipe

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from curate.config import Config, load_config
+from curate.datasets import read_dataset
 from curate.fileio import sha256_file
-from curate.formats import read_dataset
 from curate.release.publish import (
     CARD_NAME,
     CSV_NAME,

@@ -16,8 +16,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from curate.config import Config
+from curate.datasets import read_pairs
 from curate.errors import ChecksumError, InputError
-from curate.formats import read_pairs
 from curate.release.publish import (
     HF_PARQUET_NAME,
     RELEASE_FILES,

@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from curate.cli import app
-from curate.formats import write_pairs
+from curate.datasets import write_pairs
 from curate.pairs import Pair
 from curate.report.html_page import render_html
 from curate.report.rescoring import ComparedVersion, score_versions

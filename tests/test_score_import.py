@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from curate.cli import app
+from curate.datasets import read_dataset
 from curate.errors import InputError
-from curate.formats import read_dataset
 from curate.score.files import read_scores_csv
 from curate.score.imported import import_scores
 

@@ -17,8 +17,8 @@ import pytest
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
+from curate.datasets import read_pairs
 from curate.errors import UsageError
-from curate.formats import read_pairs
 from curate.pairs import Pair
 from curate.score.engine import score_pairs
 from curate.score.methods import METHODS, methods_for_model, parse_methods

@@ -28,8 +28,9 @@ from transformers import AutoModelForCausalLM, AutoModelForMaskedLM, AutoTokeniz
 from typer.testing import CliRunner
 
 from curate.cli import app
+from curate.datasets import read_pairs, write_pairs
 from curate.modelnames import model_slug
-from curate.pairs import Pair, read_pairs, write_pairs
+from curate.pairs import Pair
 from tests.support import reference_aul, reference_clm, reference_l2r, reference_pll
 from tests.support.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir
 

@@ -9,8 +9,8 @@ import pytest
 import torch
 from transformers import AutoModelForMaskedLM, AutoTokenizer
 
+from curate.datasets import read_pairs
 from curate.errors import InputError, UsageError
-from curate.formats import read_pairs
 from curate.pairs import Pair
 from curate.score import pll
 from curate.score.pll import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from curate.formats import read_pairs
+from curate.datasets import read_pairs
 from curate.pairs import Pair
 from curate.stats import compute_stats, label_support
 

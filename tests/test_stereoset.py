@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from curate.formats import item_of, read_dataset
-from curate.score.stereoset import ItemScores, evaluate, icat, stereoset_results
+from curate.benchmarks.stereoset.evaluation import ItemScores, evaluate, icat, stereoset_results
+from curate.benchmarks.stereoset.io import item_of
+from curate.datasets import read_dataset
 from tests.support.reference_stereoset import ScoreEvaluator
 from tests.support.stereoset_data import INTRA, write_stereoset
 

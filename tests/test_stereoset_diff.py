@@ -17,9 +17,9 @@ from curate.benchmarks.stereoset.diff import (
     render_markdown,
     stereoset_flips,
 )
+from curate.benchmarks.stereoset.evaluation import ItemScores, evaluate
 from curate.cli import app
 from curate.report.statistics import Settings, resample_indices
-from curate.score.stereoset import ItemScores, evaluate
 from tests.support.stereoset_data import stereoset_document, write_stereoset
 from tests.support.tiny_models import single_thread, tiny_model_dir
 
@@ -99,7 +99,7 @@ def test_identical_versions_have_zero_intervals() -> None:
 
 
 def test_flips() -> None:
-    from curate.formats.dataset import StereoSetItem
+    from curate.benchmarks.stereoset.items import StereoSetItem
 
     def texts(items: list[ItemScores]) -> list[StereoSetItem]:
         return [
@@ -194,7 +194,7 @@ def test_stereoset_against_crows_pairs_is_exit_2(project: Path) -> None:
 
 def test_html_escapes_sentences() -> None:
     from curate.benchmarks.stereoset.diff import render_html
-    from curate.formats.dataset import StereoSetItem
+    from curate.benchmarks.stereoset.items import StereoSetItem
 
     def texts(items: list[ItemScores], stereotype: str) -> list[StereoSetItem]:
         return [

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from curate.benchmarks.stereoset.lint import OFF, validator_items
 from curate.benchmarks.stereoset.rules import fill
 from curate.cli import app
-from curate.formats import read_dataset, write_dataset
+from curate.datasets import read_dataset, write_dataset
 from tests.support.stereoset_data import stereoset_document, write_stereoset
 
 runner = CliRunner()

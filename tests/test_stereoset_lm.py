@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from curate.formats import item_of, read_dataset
-from curate.score.stereoset import stereoset_results
-from curate.score.stereoset_lm import (
+from curate.benchmarks.stereoset.evaluation import stereoset_results
+from curate.benchmarks.stereoset.io import item_of
+from curate.benchmarks.stereoset.score_lm import (
     causal_continuation_scores,
     causal_sentence_scores,
     item_scores,
@@ -20,6 +20,7 @@ from curate.score.stereoset_lm import (
     template_word,
     uses_leading_space,
 )
+from curate.datasets import read_dataset
 from tests.support import reference_stereoset as ref
 from tests.support.stereoset_data import stereoset_document, write_stereoset
 from tests.support.tiny_models import CORPUS, single_thread, tiny_model_dir

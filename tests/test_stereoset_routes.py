@@ -283,6 +283,6 @@ def test_stereoset_methods_of_the_other_kind_are_refused(project: Path) -> None:
     ],
 )
 def test_the_filled_words_are_what_blank_stands_for(context: str, sentence: str, filled: list[str]) -> None:
-    from curate.score.stereoset_pll import filled_spans
+    from curate.benchmarks.stereoset.score_pll import filled_spans
 
     assert [sentence[a:b] for a, b in filled_spans(context, sentence)] == filled

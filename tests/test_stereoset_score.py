@@ -228,8 +228,8 @@ def test_a_repeated_sentence_gets_one_value_and_the_rerun_is_identical(project: 
 
 
 def test_an_interrupted_run_resumes_from_the_committed_chunks(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from curate.formats import read_dataset
-    from curate.score import stereoset_run
+    from curate.benchmarks.stereoset import run as stereoset_run
+    from curate.datasets import read_dataset
     from curate.score.models import load_model
 
     monkeypatch.setattr(stereoset_run, "CHUNK_ITEMS", 4)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from curate import align, tokencache
-from curate.formats import write_pairs
+from curate.datasets import write_pairs
 from curate.pairs import Pair
 
 SENTENCES = ["Women don't know how to drive.", "The \"poor\" man's car, it's broken..."]

@@ -23,9 +23,9 @@ from curate.annotate.labelstudio import LabelStudioClient, Project
 from curate.annotate.order import order_tasks, select
 from curate.annotate.precision import RulePrecision
 from curate.annotate.tasks import build_tasks, task_pair_id
+from curate.datasets import read_pairs
 from curate.errors import InputError
 from curate.findings import read_findings
-from curate.formats import read_pairs
 
 
 def default_title(round_name: str) -> str:

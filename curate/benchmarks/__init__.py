@@ -3,8 +3,10 @@
 Each entry of :data:`BENCHMARKS` is the module that defines one benchmark's ``BENCHMARK``
 (a :class:`~curate.benchmarks.spec.Benchmark`). Adding a benchmark means adding its package and
 one line here, as adding a lint rule means listing its class in :mod:`curate.lint.rules`.
-Nothing here imports a benchmark until it is asked for, so a benchmark's column table can be
-imported by the record module without a cycle.
+Nothing here imports a benchmark until it is asked for. This registry sits above the benchmark
+packages (which never import it) and below the commands, :mod:`curate.datasets` and the
+release and sweep workflows, which ask it; the stages below (formats, lint, score, annotate,
+report, instrument) receive what a benchmark declares as arguments instead.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from curate.benchmarks.spec import Benchmark, Column, LintProfile, Scoring
+from curate.benchmarks.spec import Benchmark, Frontend, LintProfile, Scoring
+from curate.columns import Column, Schema
 
 if TYPE_CHECKING:
     from curate.formats.dataset import Dataset
@@ -35,6 +38,7 @@ __all__ = [
     "DEFAULT",
     "Benchmark",
     "Column",
+    "Frontend",
     "LintProfile",
     "Scoring",
     "all_benchmarks",
@@ -45,6 +49,8 @@ __all__ = [
     "input_formats",
     "of_pairs",
     "output_formats",
+    "shared_schema",
+    "suffixes",
 ]
 
 _loaded: dict[str, Benchmark] = {}
@@ -142,3 +148,33 @@ def output_formats() -> tuple[str, ...]:
     return tuple(
         dict.fromkeys(f for b in all_benchmarks().values() for f in (*b.output_formats, *b.formats))
     )
+
+
+def suffixes() -> dict[str, str]:
+    """The file suffix of every one-file shape any benchmark writes, by format name."""
+    return {f: s for b in all_benchmarks().values() for f, s in b.suffixes.items()}
+
+
+def shared_schema() -> Schema:
+    """The columns the shared column-based shapes (CSV, TSV, JSONL, Parquet) know: the
+    fallback benchmark's table, then every other benchmark's own columns (optional there), so
+    that any benchmark's pairs written to such a file read back whole. The fallback's reader
+    and writer are given it (``schema=``)."""
+    benchmarks = list(all_benchmarks().values())
+    fallback = next(b for b in benchmarks if b.fallback)
+    others = tuple(c for b in benchmarks if b is not fallback for c in b.columns)
+    return Schema(fallback.columns, others)
+
+
+def read_with(benchmark: Benchmark, path: Path, source: str, fmt: str) -> Dataset:
+    """``benchmark``'s reader on ``path`` (the fallback's given :func:`shared_schema`)."""
+    if benchmark.fallback:
+        return benchmark.read(path, source, fmt, schema=shared_schema())  # type: ignore[call-arg]
+    return benchmark.read(path, source, fmt)
+
+
+def write_with(benchmark: Benchmark, dataset: Dataset, fmt: str) -> bytes:
+    """``benchmark``'s writer for ``dataset`` (the fallback's given :func:`shared_schema`)."""
+    if benchmark.fallback:
+        return benchmark.write(dataset, fmt, schema=shared_schema())  # type: ignore[call-arg]
+    return benchmark.write(dataset, fmt)

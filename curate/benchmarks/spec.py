@@ -17,29 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from curate.columns import Column
+
 if TYPE_CHECKING:
     from curate.formats.dataset import Dataset
     from curate.lint.rule import Rule
     from curate.pairs import Pair
-
-
-@dataclass(frozen=True, slots=True)
-class Column:
-    """One column of a benchmark's files and the :class:`~curate.pairs.Pair` field it holds.
-
-    ``kind`` names the cell's type and so its parser and writer for every container (``int``,
-    ``str``, ``direction`` (stereo/antistereo), ``label`` (a bias type), ``labels`` (a list of
-    lists of bias types), ``strings`` (a list of strings); :func:`curate.formats.rows._cell`).
-    Parquet stores it as ``arrow`` (``string``, ``int64``, ``label`` (int64 in the HF layout,
-    string otherwise), ``labels``, ``strings``: :func:`curate.formats.rows.arrow_type`).
-    ``required`` columns must be in every file of the benchmark.
-    """
-
-    name: str
-    field: str
-    kind: str = "str"
-    arrow: str = "string"
-    required: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,15 +47,36 @@ class LintProfile:
 
 
 @dataclass(frozen=True, slots=True)
+class Frontend:
+    """What the command layer lends a benchmark's own ``curate score`` / ``diff-report`` route.
+
+    A benchmark package sits below the commands, so its route never imports the CLI: the
+    command that dispatches to it hands over its consoles (``out`` for results, ``err`` for
+    progress and notes), how it prints JSON and a reader's warnings, and its progress runners
+    (``prepare_scoring(dtype)``, ``run_scoring(run, unit=)``, ``run_comparison(run, unit=,
+    cached=)`` of :mod:`curate.commands.scoring`).
+    """
+
+    out: Any
+    err: Any
+    print_json: Callable[[Any], None]
+    print_warnings: Callable[[Dataset], Any]
+    prepare_scoring: Callable[[str | None], None]
+    run_scoring: Callable[..., Any]
+    run_comparison: Callable[..., Any]
+
+
+@dataclass(frozen=True, slots=True)
 class Scoring:
     """How a benchmark is scored and compared across versions.
 
     ``methods``: the scoring methods (:data:`curate.score.methods.METHODS`) that fit it;
     ``pair_methods``: whether every sentence-pair method applies too (then the shared pair route
     of ``curate score`` / ``diff-report`` is used). ``score_file`` / ``diff_report``: the
-    benchmark's own route (``None``: the shared pair route). Their signatures are those of
-    :func:`curate.benchmarks.stereoset.commands.score_stereoset_file` and
-    :func:`curate.benchmarks.stereoset.commands.diff_report_stereoset`.
+    benchmark's own route (``None``: the shared pair route), each given a :class:`Frontend` as
+    ``frontend=``. Their signatures are those of
+    :func:`curate.benchmarks.stereoset.frontend.score_stereoset_file` and
+    :func:`curate.benchmarks.stereoset.frontend.diff_report_stereoset`.
     ``groups``: the larger groups a ``bias_type`` label belongs to, each reported as one more
     row of the metric (``summary.json``'s ``groups``, rows of ``curate score``'s table), e.g.
     WinoBias' subset ``type1-dev`` in ``type1`` (dev and test together); ``None``: none.

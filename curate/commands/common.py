@@ -15,9 +15,10 @@ from rich.markup import escape
 
 from curate import benchmarks
 from curate.config import Config, fetched_data, load_config
+from curate.datasets import INPUT_FORMATS, OUTPUT_FORMATS, read_dataset
 from curate.errors import CurateError, InputError, UsageError
 from curate.fileio import real_path
-from curate.formats import INPUT_FORMATS, OUTPUT_FORMATS, Dataset, read_dataset
+from curate.formats import Dataset
 
 P = ParamSpec("P")
 R = TypeVar("R")

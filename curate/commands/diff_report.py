@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from curate.benchmarks import benchmark_of
+from curate.benchmarks.crows_pairs.upstream import COLUMN_OF
 from curate.commands.common import (
     DEFAULT_SCORE_CACHE,
     VERSIONS_INPUT_FORMAT,
@@ -25,10 +26,10 @@ from curate.commands.common import (
     print_warnings,
     score_cache_path,
 )
-from curate.commands.scoring import run_comparison
+from curate.commands.scoring import frontend, run_comparison
 from curate.errors import UsageError, user_text
 from curate.fileio import check_output_dir, check_output_path
-from curate.pairs import COLUMN_OF, PAIR_FIELDS
+from curate.pairs import PAIR_FIELDS
 from curate.report.schema import Report
 
 #: BEFORE when only AFTER is given: the fetched raw CrowS-Pairs.
@@ -162,6 +163,7 @@ def diff_report(
             device=device,
             threads=threads,
             settings=Settings(bootstrap_samples=bootstrap, seed=seed),
+            frontend=frontend(),
         )
         return
     before, after = (

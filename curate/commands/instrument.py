@@ -75,8 +75,8 @@ def _finish(report, kind: str, out_dir: Path | None, fmt: ReportFormat, findings
 
 
 def _read(path: Path, input_format: str | None):
-    from curate.formats import read_dataset
-    from curate.pairs import log_warnings
+    from curate.datasets import read_dataset
+    from curate.formats import log_warnings
 
     dataset = read_dataset(path, input_format)
     log_warnings(dataset.warnings)

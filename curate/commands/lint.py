@@ -21,9 +21,10 @@ from curate.commands.common import (
     out,
     split_codes,
 )
+from curate.datasets import write_dataset
 from curate.errors import InputError, UsageError, user_text
 from curate.fileio import real_path, write_text_atomic
-from curate.formats import Dataset, write_dataset
+from curate.formats import Dataset
 from curate.instrument.rules import BY_CODE as INSTRUMENT_RULES
 from curate.lint import LintSettings, all_rules, fix_pairs, lint_pairs, report, settings_from_table
 from curate.lint.inputs import skip_unavailable
@@ -151,7 +152,8 @@ def _lint_and_report(
     # StereoSet pairs written to CSV keep StereoSet's design: the profile follows the columns
     benchmark = benchmark_of(dataset, by_columns=True)
     settings, notes = apply_profile(settings, benchmark)
-    settings, skipped = skip_unavailable(settings, dataset.fields)
+    column_of = dataset.schema.column_of if dataset.schema is not None else str
+    settings, skipped = skip_unavailable(settings, dataset.fields, column_of)
     notes += [s.note() for s in skipped]
     if benchmark.lint.precision:
         notes.append(benchmark.lint.precision)

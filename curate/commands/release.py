@@ -27,9 +27,10 @@ from curate.commands.common import (
     shown_path,
     split_codes,
 )
+from curate.datasets import SUFFIXES
 from curate.errors import UsageError, user_text
 from curate.fileio import check_output_dir, write_file_set
-from curate.formats import SUFFIXES, shared_fields
+from curate.formats import shared_fields
 from curate.release.hub import check_repo_id, planned_uploads
 from curate.release.hub import push as push_release
 from curate.release.pairdiff import PairDiff, diff_pairs, format_summary, not_compared_note

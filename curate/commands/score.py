@@ -34,10 +34,11 @@ from curate.commands.common import (
     print_json,
     score_cache_path,
 )
-from curate.commands.scoring import prepare_scoring, run_scoring
+from curate.commands.scoring import frontend, prepare_scoring, run_scoring
+from curate.datasets import read_dataset
 from curate.errors import InputError, UsageError
 from curate.fileio import check_output_dir
-from curate.formats import log_warnings, read_dataset
+from curate.formats import log_warnings
 from curate.modelnames import model_slug
 from curate.pairs import BIAS_TYPES
 from curate.score.methods import METHODS
@@ -218,7 +219,7 @@ def score(
     scoring = benchmark_of(dataset).scoring
     route = scoring.score_file
     if route is not None:  # the benchmark's own methods and metrics
-        route(dataset, path, settings, slugs, out_dir, cache_path, fmt)
+        route(dataset, path, settings, slugs, out_dir, cache_path, fmt.value, frontend=frontend())
         return
     log_warnings(dataset.warnings)
     pairs = list(dataset.pairs)

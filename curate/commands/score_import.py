@@ -8,10 +8,10 @@ from typing import Any
 from rich.markup import escape
 
 from curate.commands.common import config, data_path, err
+from curate.datasets import read_dataset
 from curate.errors import InputError, UsageError
-from curate.formats import read_dataset
+from curate.formats import log_warnings
 from curate.modelnames import model_slug
-from curate.pairs import log_warnings
 from curate.score.metrics import DEFAULT_THRESHOLD
 
 

@@ -22,6 +22,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from curate.benchmarks.spec import Frontend
 from curate.commands.common import err
 
 T = TypeVar("T")
@@ -147,3 +148,19 @@ def run_comparison(run: Callable[[VersionsProgress], T], *, unit: str, cached: s
         except KeyboardInterrupt:
             err.print(f"interrupted; finished {cached} are cached, so a rerun resumes from there")
             raise typer.Exit(130) from None
+
+
+def frontend() -> Frontend:
+    """The consoles and progress runners a benchmark's own score / diff-report route is lent
+    (:class:`curate.benchmarks.spec.Frontend`): the same ones the shared pair route uses."""
+    from curate.commands.common import out, print_json, print_warnings
+
+    return Frontend(
+        out=out,
+        err=err,
+        print_json=print_json,
+        print_warnings=print_warnings,
+        prepare_scoring=prepare_scoring,
+        run_scoring=run_scoring,
+        run_comparison=run_comparison,
+    )

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from curate.pairs import FIELD_COLUMNS, PAIR_FIELDS, STEREOSET_FIELD_COLUMNS, Pair
+from curate.columns import Schema
+from curate.pairs import PAIR_FIELDS, Pair
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,9 @@ class Dataset:
     document: Any = field(default=None, compare=False, repr=False)
     #: The name of the benchmark the file was read as (:mod:`curate.benchmarks`).
     benchmark: str = "crows-pairs"
+    #: The columns its reader knew (the benchmark's column table, given to the reader):
+    #: which :class:`Pair` field each input column holds. ``None``: no column is known.
+    schema: Schema | None = field(default=None, compare=False, repr=False)
 
     @property
     def fields(self) -> frozenset[str]:
@@ -68,10 +73,9 @@ class Dataset:
         five-column revision), which is not the same as an empty cell in a column the file has:
         comparisons skip unknown fields and the lint rules that need them say they were skipped.
         """
-        columns = set(self.shape.columns)
-        return frozenset(
-            f for f, column in (*FIELD_COLUMNS[1:], *STEREOSET_FIELD_COLUMNS) if column in columns
-        )
+        if self.schema is None:
+            return frozenset()
+        return self.schema.fields_in(self.shape.columns)
 
     def lacks(self, fields: Iterable[str]) -> tuple[str, ...]:
         """Those of ``fields`` the input had no column for, in the order given."""
@@ -91,11 +95,11 @@ def shared_fields(*datasets: Dataset) -> tuple[str, ...]:
     return tuple(f for f in PAIR_FIELDS if all(f in d.fields for d in datasets))
 
 
-def __getattr__(name: str) -> Any:
-    # StereoSetItem moved to curate.benchmarks.stereoset.items; kept importable from here for
-    # the StereoSet scoring modules (curate/score/stereoset*.py) and their tests
-    if name == "StereoSetItem":
-        from curate.benchmarks.stereoset.items import StereoSetItem
+_log = logging.getLogger("curate.formats")
 
-        return StereoSetItem
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+def log_warnings(warnings: Iterable[str]) -> None:
+    """Log a reader's warnings on the ``curate.formats`` logger (printed on stderr when nothing
+    else handles them): a label normalisation is never silent."""
+    for warning in warnings:
+        _log.warning("warning: %s", warning)

@@ -1,4 +1,4 @@
-"""CSV and tab-separated files with the CrowS-Pairs columns.
+"""CSV and tab-separated files of pair columns (the CrowS-Pairs family of shapes).
 
 One reader covers the upstream file (eight columns, unnamed id column), the five-column CSV of
 published revisions, the tab-separated ``.csv`` files of the multilingual release of Névéol
@@ -6,7 +6,8 @@ et al. (2022), whose first column is an index, and the Hugging Face layout expor
 (Martínez & Kremer 2023): integer class labels, an ``id`` column after the unnamed index, list
 cells in numpy's notation. That last layout is told from the content (every
 ``stereo_antistereo`` cell an integer), never from the name. The upstream layout is written back
-byte for byte by :func:`curate.formats.upstream.format_pairs`.
+byte for byte. The columns are the benchmark's, handed in as a :class:`~curate.columns.Schema`
+(the cell kinds say which cells are labels and which are lists).
 """
 
 from __future__ import annotations
@@ -16,14 +17,14 @@ import io
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from curate.columns import Schema
 from curate.errors import InputError
 from curate.formats.dataset import Dataset, Shape
 from curate.formats.labels import LabelNormaliser
 from curate.formats.numpy_repr import is_numpy_repr, parse_annotations, parse_strings
 from curate.formats.rows import output_columns, pairs_from_rows, parse_header, row_of
 from curate.formats.tabular import check_hf
-from curate.formats.upstream import format_pairs, log_warnings
-from curate.pairs import COLUMNS, Pair
+from curate.pairs import Pair
 
 DELIMITERS = {"csv": ",", "tsv": "\t", "hf-csv": ","}
 
@@ -49,21 +50,24 @@ def _rows(
         line = reader.line_num + 1
 
 
-def _is_hf(rows: Sequence[tuple[int, dict[str, str]]]) -> bool:
-    """The Hugging Face layout: the first labelled row's ``stereo_antistereo`` is an integer."""
-    first = next((r["stereo_antistereo"] for _, r in rows if r.get("stereo_antistereo")), None)
+def _is_hf(rows: Sequence[tuple[int, dict[str, str]]], schema: Schema) -> bool:
+    """The Hugging Face layout: the first labelled row's direction cell is an integer."""
+    directions = schema.named("direction")
+    first = next((r[c] for _, r in rows for c in directions if r.get(c)), None)
     return first is not None and first.strip().isdigit()
 
 
-def _hf_row(row: dict[str, str], source: str, line: int) -> dict[str, Any]:
+def _hf_row(row: dict[str, str], source: str, line: int, schema: Schema) -> dict[str, Any]:
     """The cells of an HF-layout CSV row as the typed values the record parser takes."""
     out: dict[str, Any] = dict(row)
-    for column in ("stereo_antistereo", "bias_type"):
+    for column in schema.named("direction", "label"):
         value = row.get(column, "").strip()
         if value.lstrip("-").isdigit():
             out[column] = int(value)
+    lists = [(c, parse_annotations) for c in schema.named("labels")]
+    lists += [(c, parse_strings) for c in schema.named("strings")]
     try:
-        for column, parse in (("annotations", parse_annotations), ("anon_annotators", parse_strings)):
+        for column, parse in lists:
             value = row.get(column)
             if value and is_numpy_repr(value):
                 out[column] = parse(value)
@@ -72,9 +76,9 @@ def _hf_row(row: dict[str, str], source: str, line: int) -> dict[str, Any]:
     return out
 
 
-def parse_delimited(text: str, source: str, fmt: str = "csv") -> Dataset:
+def parse_delimited(text: str, source: str, fmt: str, schema: Schema) -> Dataset:
     """Parse CSV (``fmt="csv"``; ``hf-csv`` forces the Hugging Face layout) or tab-separated
-    text into a dataset."""
+    text with the columns of ``schema`` into a dataset."""
     if text.startswith("\ufeff"):
         text = text[1:]
     if not text.strip():
@@ -89,51 +93,45 @@ def parse_delimited(text: str, source: str, fmt: str = "csv") -> Dataset:
             f"{source}: line 1: a byte-order mark (U+FEFF) inside the header (a file saved "
             "with two of them?); remove it"
         )
-    header = parse_header(columns, source)
+    header = parse_header(columns, source, schema=schema)
     rows = list(_rows(reader, len(columns), source, columns))
-    hf = fmt == "hf-csv" or (fmt == "csv" and _is_hf(rows))
+    hf = fmt == "hf-csv" or (fmt == "csv" and _is_hf(rows, schema))
     lists = "literal"
     typed: Sequence[tuple[int, dict[str, Any]]] = rows
     if hf:
-        header = parse_header(columns, source, prefer_id="id")
-        typed = [(line, _hf_row(row, source, line)) for line, row in rows]
-        check_hf(typed, source, "line", True)
-        if any(is_numpy_repr(r.get("annotations") or "") for _, r in rows):
+        header = parse_header(columns, source, prefer_id="id", schema=schema)
+        typed = [(line, _hf_row(row, source, line, schema)) for line, row in rows]
+        check_hf(typed, source, "line", True, schema)
+        nested = schema.named("labels")
+        if any(is_numpy_repr(r.get(c) or "") for _, r in rows for c in nested):
             lists = "numpy"
     labels = LabelNormaliser(source)
     pairs = pairs_from_rows(typed, header, source, labels)
     container = "tsv" if fmt == "tsv" else "csv"
-    layout = "hf" if hf else "upstream" if fmt == "csv" and tuple(columns) == COLUMNS else "columns"
+    upstream = fmt == "csv" and tuple(columns) == schema.header
+    layout = "hf" if hf else "upstream" if upstream else "columns"
     return Dataset(
         pairs=tuple(pairs),
         shape=Shape(container, layout, tuple(columns), header.id_column, lists),
         source=source,
         warnings=tuple(labels.warnings()),
         extra_columns=header.extras,
+        schema=schema,
     )
 
 
-def parse_pairs(text: str, source: str = "<text>") -> list[Pair]:
-    """Parse CrowS-Pairs CSV text into pairs; ``source`` names the input in error messages.
-
-    The one CSV parser is :func:`curate.formats.delimited.parse_delimited` (the upstream
-    schema and every column subset of it); this keeps the text-level entry point.
-    """
-    dataset = parse_delimited(text, source)
-    log_warnings(dataset.warnings)
-    return list(dataset.pairs)
-
-
-def format_delimited(dataset: Dataset, fmt: str = "csv", *, upstream: bool = False) -> str:
-    """Serialise a dataset as CSV or TSV in the input's columns (``upstream``: the eight
-    upstream columns first; ``hf-csv``: Hugging Face class labels and numpy-notation lists).
+def format_delimited(
+    dataset: Dataset, fmt: str, schema: Schema, *, upstream: bool = False
+) -> str:
+    """Serialise a dataset as CSV or TSV in the input's columns (``upstream``: the schema's own
+    columns first; ``hf-csv``: Hugging Face class labels and numpy-notation lists).
     Minimal quoting, LF line endings, as upstream."""
     pairs = dataset.pairs
     shape = dataset.shape
     hf = fmt == "hf-csv" or (fmt == "csv" and shape.layout == "hf" and not upstream)
     fmt = "csv" if fmt == "hf-csv" else fmt
     if upstream or (shape.layout == "upstream" and fmt == "csv"):
-        base: Sequence[str] = COLUMNS
+        base: Sequence[str] = schema.header
         id_column: str | None = ""
     elif shape.format in DELIMITERS:
         base, id_column = shape.columns, shape.id_column
@@ -143,9 +141,8 @@ def format_delimited(dataset: Dataset, fmt: str = "csv", *, upstream: bool = Fal
         id_column = "" if shape.id_column is not None or own_shape else None
         if own_shape:
             base = ["", *base]
-    columns, id_column = output_columns(pairs, base, id_column, dataset.extra_columns)
-    if fmt == "csv" and tuple(columns) == COLUMNS and id_column == "" and not hf:
-        return format_pairs(pairs)
+    columns, id_column = output_columns(pairs, base, id_column, dataset.extra_columns, schema)
+    known = schema.known()
     out = io.StringIO(newline="")
     writer = csv.writer(out, delimiter=DELIMITERS[fmt], lineterminator="\n")
     writer.writerow(columns)
@@ -157,12 +154,16 @@ def format_delimited(dataset: Dataset, fmt: str = "csv", *, upstream: bool = Fal
             text=True,
             layout="hf" if hf else "columns",
             lists="numpy" if hf else "literal",
+            known=known,
         )
         for p in pairs
     )
     return out.getvalue()
 
 
-def pairs_only(pairs: Sequence[Pair]) -> Dataset:
-    """A dataset of bare pairs (no file behind them), written like the upstream CSV."""
-    return Dataset(tuple(pairs), Shape("csv", "upstream", COLUMNS, ""), "<pairs>")
+def pairs_only(pairs: Sequence[Pair], schema: Schema) -> Dataset:
+    """A dataset of bare pairs (no file behind them), written like the upstream CSV of
+    ``schema``."""
+    return Dataset(
+        tuple(pairs), Shape("csv", "upstream", schema.header, ""), "<pairs>", schema=schema
+    )

@@ -6,6 +6,10 @@ row) number; values are strings (CSV), JSON values or Arrow values. This module 
 column, checks the required columns, parses each cell whatever its container made of it
 (Python-literal string or native list; text label or Hugging Face class index) and keeps the
 unknown columns on the pair. The writer side turns pairs back into rows for a target shape.
+
+Which columns exist, which are required and how each cell is parsed is the benchmark's column
+table, handed in as a :class:`~curate.columns.Schema` (the cell parser is chosen by the
+column's ``kind``): nothing here names a benchmark's column.
 """
 
 from __future__ import annotations
@@ -14,11 +18,10 @@ import ast
 import functools
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from curate.benchmarks import BENCHMARKS, Column, all_benchmarks
-from curate.benchmarks.crows_pairs.columns import COLUMNS as CROWS_COLUMNS
+from curate.columns import Column, Schema
 from curate.errors import InputError
 from curate.formats.labels import HF_DIRECTIONS, LabelError, LabelNormaliser, hf_bias_index
 from curate.formats.numpy_repr import format_annotations, format_strings
@@ -48,29 +51,8 @@ def _parse_literal_list(text: str, column: str, nested: bool) -> tuple:
     return tuple(value)
 
 
-#: Columns every shape must have: the required ones of the CrowS-Pairs column table.
-REQUIRED_COLUMNS: tuple[str, ...] = tuple(c.name for c in CROWS_COLUMNS if c.required)
 #: Names an id column goes by: upstream's unnamed column, pandas' and Hugging Face's names.
 ID_COLUMNS: tuple[str, ...] = ("", "id", "Unnamed: 0", "index", "pair_id")
-
-
-@functools.cache
-def _known(benchmarks: tuple[str, ...]) -> dict[str, Column]:
-    columns = {c.name: c for c in CROWS_COLUMNS[1:]}
-    fields = {c.field for c in CROWS_COLUMNS}
-    for benchmark in all_benchmarks().values():
-        for column in benchmark.columns:  # its own fields, optional in the shared shapes
-            if column.field not in fields and column.name not in columns:
-                columns[column.name] = replace(column, required=False)
-                fields.add(column.field)
-    return columns
-
-
-def known_columns() -> dict[str, Column]:
-    """Every column the column-based shapes know (the id aside), by name: the CrowS-Pairs
-    table, then the other benchmarks' own columns (pairs of any benchmark can be written to a
-    CSV, JSONL or Parquet file and read back)."""
-    return _known(tuple(BENCHMARKS))
 
 
 def arrow_type(column: Column, *, hf: bool, native: bool) -> Any:
@@ -95,12 +77,20 @@ class Header:
     columns: tuple[str, ...]
     id_column: str | None
     extras: tuple[str, ...]
+    #: Every column the schema knows (the id aside), by name: what each cell is parsed as.
+    known: dict[str, Column] = field(default_factory=dict, compare=False, repr=False)
 
 
 def parse_header(
-    columns: Sequence[str], source: str, where: str = "line 1", prefer_id: str | None = None
+    columns: Sequence[str],
+    source: str,
+    where: str = "line 1",
+    prefer_id: str | None = None,
+    *,
+    schema: Schema,
 ) -> Header:
-    """Check a header: required columns present, no duplicates; find the id column.
+    """Check a header against ``schema``: required columns present, no duplicates; find the
+    id column.
 
     ``prefer_id``: the id column when the file has it (a Hugging Face export keeps pandas'
     unnamed index first and the pair id in ``id``)."""
@@ -114,20 +104,21 @@ def parse_header(
     id_column = id_column or next((c for c in columns if c in ID_COLUMNS), None)
     if id_column is not None and columns.index(id_column) != 0 and id_column not in ("id", "pair_id"):
         id_column = None  # an unnamed or pandas index column only counts in first position
-    missing = [c for c in REQUIRED_COLUMNS if c not in columns]
-    known = known_columns()
+    required = schema.required
+    missing = [c for c in required if c not in columns]
+    known = schema.known()
     extras = tuple(c for c in columns if c != id_column and c not in known)
     if missing:
         details = ["missing " + ", ".join(repr(c) for c in missing)]
         if extras:
             details.append("unexpected " + ", ".join(repr(c) for c in extras))
-        expected = ", ".join(repr(c) for c in ("", *REQUIRED_COLUMNS))
-        optional = ", ".join(repr(c.name) for c in CROWS_COLUMNS[1:] if not c.required)
+        expected = ", ".join(repr(c) for c in ("", *required))
+        optional = ", ".join(repr(c) for c in schema.optional)
         raise InputError(
             f"{source}: {where}: bad header ({'; '.join(details)}); expected {expected} "
             f"(the id column may be unnamed or 'id'; optional: {optional}; others are kept)"
         )
-    return Header(columns, id_column, extras)
+    return Header(columns, id_column, extras, known)
 
 
 def _string(value: Any, column: str, *, required: bool) -> str | None:
@@ -144,33 +135,35 @@ def _string(value: Any, column: str, *, required: bool) -> str | None:
     return value
 
 
-def _annotations(value: Any) -> tuple[tuple[str, ...], ...] | None:
+def _labels(value: Any, column: str) -> tuple[tuple[str, ...], ...] | None:
+    """A ``labels`` cell: a list of lists of bias-type labels (text or HF class indices)."""
     if value is None or value == "":
         return None
     if isinstance(value, str):
-        return _parse_literal_list(value, "annotations", True)
+        return _parse_literal_list(value, column, True)
     if not isinstance(value, list | tuple):
-        raise _RowError(f"annotations must be a list of lists, got {type(value).__name__}")
+        raise _RowError(f"{column} must be a list of lists, got {type(value).__name__}")
     out = []
     for labels in value:
         if not isinstance(labels, list | tuple):
-            raise _RowError(f"annotations must be a list of lists: {value!r:.60}")
+            raise _RowError(f"{column} must be a list of lists: {value!r:.60}")
         row = []
         for label in labels:
             if isinstance(label, int) and not isinstance(label, bool):
                 try:
                     row.append(LabelNormaliser("").bias_type(label, 0))
                 except LabelError as exc:
-                    raise _RowError(f"annotations: {exc}") from None
+                    raise _RowError(f"{column}: {exc}") from None
             elif isinstance(label, str):
                 row.append(label)
             else:
-                raise _RowError(f"annotations must hold labels, got {label!r:.60}")
+                raise _RowError(f"{column} must hold labels, got {label!r:.60}")
         out.append(tuple(row))
     return tuple(out)
 
 
-def _annotators(value: Any, column: str = "anon_annotators") -> tuple[str, ...] | None:
+def _strings(value: Any, column: str) -> tuple[str, ...] | None:
+    """A ``strings`` cell: a list of strings."""
     if value is None or value == "":
         return None
     if isinstance(value, str):
@@ -210,9 +203,9 @@ def _cell(column: Column, value: Any, labels: LabelNormaliser, line: int) -> Any
     if column.kind == "label":
         return labels.bias_type(value, line)
     if column.kind == "labels":
-        return _annotations(value)
+        return _labels(value, column.name)
     if column.kind == "strings":
-        return _annotators(value, column.name)
+        return _strings(value, column.name)
     return _string(value, column.name, required=column.required)
 
 
@@ -221,12 +214,12 @@ def pair_from_row(
 ) -> Pair:
     """One pair from a row of named cells (``position``: the id when there is no id column).
 
-    Every known column the row has is parsed by its kind's parser (the column tables of
-    :mod:`curate.benchmarks`); the required ones are parsed whether present or not.
+    Every known column the row has is parsed by its kind's parser (the schema the header was
+    checked against); the required ones are parsed whether present or not.
     """
     pair_id = _pair_id(row.get(header.id_column)) if header.id_column is not None else position
     values: dict[str, Any] = {}
-    for name, column in known_columns().items():
+    for name, column in header.known.items():
         if name not in row and not column.required:
             continue
         try:
@@ -270,12 +263,16 @@ def pairs_from_rows(
 
 
 def output_columns(
-    pairs: Sequence[Pair], columns: Sequence[str], id_column: str | None, extras: Sequence[str]
+    pairs: Sequence[Pair],
+    columns: Sequence[str],
+    id_column: str | None,
+    extras: Sequence[str],
+    schema: Schema,
 ) -> tuple[tuple[str, ...], str | None]:
     """The columns to write: the input's, then any known field or extra the pairs carry that
     the input did not have (a written file never loses what the pairs hold)."""
     out = list(columns)
-    for column, spec in known_columns().items():
+    for column, spec in schema.known().items():
         if column in out:
             continue
         if spec.required or any(getattr(p, spec.field) not in (None, "") for p in pairs):
@@ -294,16 +291,23 @@ def output_columns(
 
 
 def row_of(
-    pair: Pair, columns: Sequence[str], id_column: str | None, *, text: bool, layout: str, lists: str
+    pair: Pair,
+    columns: Sequence[str],
+    id_column: str | None,
+    *,
+    text: bool,
+    layout: str,
+    lists: str,
+    known: dict[str, Column],
 ) -> list[Any]:
     """The cells of ``pair`` for ``columns``.
 
     ``text``: every cell a string (CSV); ``layout`` ``hf`` writes class indices; ``lists``
     ``literal`` writes list cells as Python literals, ``native`` as lists, ``numpy`` in numpy's
-    notation (a pandas export of a Hugging Face dataset).
+    notation (a pandas export of a Hugging Face dataset). ``known``: the schema's columns by
+    name (:meth:`curate.columns.Schema.known`).
     """
     extra = dict(pair.extra)
-    known = known_columns()
     cells: list[Any] = []
     for column in columns:
         if column == id_column:

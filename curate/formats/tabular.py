@@ -1,10 +1,12 @@
-"""JSON lines and Parquet with the CrowS-Pairs columns, text labels or the Hugging Face layout.
+"""JSON lines and Parquet with pair columns (the CrowS-Pairs family of shapes), text labels or
+the Hugging Face layout.
 
 Both containers hold typed values, so both read the same way: the columns are the keys (JSONL:
 in order of first appearance) and each record is a row of named cells. A file whose
 ``stereo_antistereo`` cells are integers is in the Hugging Face ``crows_pairs`` layout (class
 labels in the order of its loading script); a file whose list cells are strings stored them as
-Python literals (a pandas export of the CSV). The writer reproduces whichever it read.
+Python literals (a pandas export of the CSV). The writer reproduces whichever it read. The
+columns are the benchmark's, handed in as a :class:`~curate.columns.Schema`.
 """
 
 from __future__ import annotations
@@ -15,12 +17,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from curate.columns import Schema
 from curate.errors import InputError
 from curate.formats.dataset import Dataset, Shape
 from curate.formats.labels import LabelNormaliser
 from curate.formats.rows import (
     arrow_type,
-    known_columns,
     output_columns,
     pairs_from_rows,
     parse_header,
@@ -29,14 +31,18 @@ from curate.formats.rows import (
 from curate.jsonl import dumps_line
 
 
-def _layout(rows: Sequence[tuple[int, dict[str, Any]]], forced_hf: bool | None) -> tuple[str, str]:
+def _layout(
+    rows: Sequence[tuple[int, dict[str, Any]]], forced_hf: bool | None, schema: Schema
+) -> tuple[str, str]:
     """(layout, lists) of typed rows: ``hf`` when the first row's labels are class indices."""
-    first = next((r.get("stereo_antistereo") for _, r in rows if r.get("stereo_antistereo") is not None), None)
+    directions = schema.named("direction")
+    first = next((r[c] for _, r in rows for c in directions if r.get(c) is not None), None)
     is_int = isinstance(first, int) and not isinstance(first, bool)
     hf = is_int if forced_hf is None else forced_hf
     lists = "native"
+    list_columns = schema.named("labels", "strings")
     for _, row in rows:
-        for column in ("annotations", "anon_annotators"):
+        for column in list_columns:
             value = row.get(column)
             if isinstance(value, str) and value:
                 lists = "literal"
@@ -48,10 +54,13 @@ def _layout(rows: Sequence[tuple[int, dict[str, Any]]], forced_hf: bool | None) 
     return ("hf" if hf else "columns"), lists
 
 
-def check_hf(rows: Sequence[tuple[int, dict[str, Any]]], source: str, unit: str, hf: bool) -> None:
+def check_hf(
+    rows: Sequence[tuple[int, dict[str, Any]]], source: str, unit: str, hf: bool, schema: Schema
+) -> None:
     """In the HF layout every label must be a class index, elsewhere every label a string."""
+    label_columns = schema.named("direction", "label")
     for line, row in rows:
-        for column in ("stereo_antistereo", "bias_type"):
+        for column in label_columns:
             value = row.get(column)
             if value is None:
                 continue
@@ -75,10 +84,12 @@ def _dataset(
     fmt: str,
     unit: str,
     forced_hf: bool | None,
+    schema: Schema,
 ) -> Dataset:
-    header = parse_header(columns, source, where=f"{unit} 1" if unit == "line" else "schema")
-    layout, lists = _layout(rows, forced_hf)
-    check_hf(rows, source, unit, layout == "hf")
+    where = f"{unit} 1" if unit == "line" else "schema"
+    header = parse_header(columns, source, where=where, schema=schema)
+    layout, lists = _layout(rows, forced_hf, schema)
+    check_hf(rows, source, unit, layout == "hf", schema)
     labels = LabelNormaliser(source)
     pairs = pairs_from_rows(rows, header, source, labels, unit=unit)
     return Dataset(
@@ -87,10 +98,11 @@ def _dataset(
         source=source,
         warnings=tuple(labels.warnings()),
         extra_columns=header.extras,
+        schema=schema,
     )
 
 
-def parse_jsonl(text: str, source: str, forced_hf: bool | None = None) -> Dataset:
+def parse_jsonl(text: str, source: str, forced_hf: bool | None, schema: Schema) -> Dataset:
     """Parse JSON lines (one object per line, blank lines skipped) into a dataset."""
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -112,10 +124,10 @@ def parse_jsonl(text: str, source: str, forced_hf: bool | None = None) -> Datase
         rows.append((number, value))
     if not rows:
         raise InputError(f"{source}: the file is empty; expected JSON lines with the pair columns")
-    return _dataset(rows, list(columns), source, "jsonl", "line", forced_hf)
+    return _dataset(rows, list(columns), source, "jsonl", "line", forced_hf, schema)
 
 
-def read_parquet(path: Path, source: str, forced_hf: bool | None = None) -> Dataset:
+def read_parquet(path: Path, source: str, forced_hf: bool | None, schema: Schema) -> Dataset:
     """Read a Parquet file with the pair columns into a dataset (rows numbered from 1)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -128,10 +140,10 @@ def read_parquet(path: Path, source: str, forced_hf: bool | None = None) -> Data
         # ArrowInvalid is a ValueError; a damaged schema can also raise ArrowNotImplementedError
         # (a NotImplementedError: "Integers with less than 8 bits"), so every Arrow error counts
         raise InputError(f"{source}: not a readable Parquet file ({exc})") from None
-    return _dataset(rows, list(table.column_names), source, "parquet", "row", forced_hf)
+    return _dataset(rows, list(table.column_names), source, "parquet", "row", forced_hf, schema)
 
 
-def _columns(dataset: Dataset, fmt: str, hf: bool) -> tuple[tuple[str, ...], str | None]:
+def _columns(dataset: Dataset, hf: bool, schema: Schema) -> tuple[tuple[str, ...], str | None]:
     shape = dataset.shape
     if shape.format in ("jsonl", "parquet"):
         base: list[str] = list(shape.columns)
@@ -143,7 +155,7 @@ def _columns(dataset: Dataset, fmt: str, hf: bool) -> tuple[tuple[str, ...], str
             base, id_column = ["id", *base], "id"
     if hf and id_column is None:
         base, id_column = ["id", *base], "id"
-    return output_columns(dataset.pairs, base, id_column, dataset.extra_columns)
+    return output_columns(dataset.pairs, base, id_column, dataset.extra_columns, schema)
 
 
 def _lists(dataset: Dataset, hf: bool) -> str:
@@ -153,26 +165,32 @@ def _lists(dataset: Dataset, hf: bool) -> str:
     return shape.lists if shape.format in ("jsonl", "parquet") else "native"
 
 
-def format_jsonl(dataset: Dataset, hf: bool = False) -> str:
+def format_jsonl(dataset: Dataset, hf: bool, schema: Schema) -> str:
     """Serialise as JSON lines in the input's columns (``hf``: Hugging Face class labels)."""
-    columns, id_column = _columns(dataset, "jsonl", hf)
+    columns, id_column = _columns(dataset, hf, schema)
     layout, lists = ("hf" if hf else "columns"), _lists(dataset, hf)
+    known = schema.known()
     out = io.StringIO()
     for pair in dataset.pairs:
-        cells = row_of(pair, columns, id_column, text=False, layout=layout, lists=lists)
+        cells = row_of(
+            pair, columns, id_column, text=False, layout=layout, lists=lists, known=known
+        )
         out.write(dumps_line(dict(zip(columns, cells, strict=True))) + "\n")
     return out.getvalue()
 
 
-def parquet_bytes(dataset: Dataset, hf: bool = False) -> bytes:
+def parquet_bytes(dataset: Dataset, hf: bool, schema: Schema) -> bytes:
     """Serialise as Parquet in the input's columns, with explicit types for the known ones."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    columns, id_column = _columns(dataset, "parquet", hf)
+    columns, id_column = _columns(dataset, hf, schema)
     layout, lists = ("hf" if hf else "columns"), _lists(dataset, hf)
-    rows = [row_of(p, columns, id_column, text=False, layout=layout, lists=lists) for p in dataset.pairs]
-    known = known_columns()
+    known = schema.known()
+    rows = [
+        row_of(p, columns, id_column, text=False, layout=layout, lists=lists, known=known)
+        for p in dataset.pairs
+    ]
     arrays = []
     for index, column in enumerate(columns):
         values = [row[index] for row in rows]

@@ -13,12 +13,11 @@ engine (not on the rule classes) so that rules stay pure checks of one pair.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from curate.lint.rules import all_rules
 from curate.lint.settings import LintSettings, selected_codes
-from curate.pairs import COLUMN_OF
 
 #: Rule code -> the :class:`~curate.pairs.Pair` fields it reads beyond sentences and labels.
 NEEDED_FIELDS: dict[str, tuple[str, ...]] = {
@@ -33,9 +32,11 @@ class SkippedRule:
     code: str
     name: str
     missing: tuple[str, ...]
+    #: The columns that would hold the missing fields, as the input's benchmark names them.
+    columns: tuple[str, ...] = ()
 
     def note(self) -> str:
-        columns = ", ".join(repr(COLUMN_OF[f]) for f in self.missing)
+        columns = ", ".join(repr(c) for c in self.columns or self.missing)
         return (
             f"skipped {self.code} {self.name}: the input has no {columns} column, "
             "so the rule cannot check any pair"
@@ -43,13 +44,16 @@ class SkippedRule:
 
 
 def skip_unavailable(
-    settings: LintSettings, fields: Collection[str]
+    settings: LintSettings,
+    fields: Collection[str],
+    column_of: Callable[[str], str] = str,
 ) -> tuple[LintSettings, tuple[SkippedRule, ...]]:
     """The settings without the selected rules whose columns the input lacks (``fields``: the
-    Pair fields the input has, :attr:`curate.formats.Dataset.fields`), and those rules."""
+    Pair fields the input has, :attr:`curate.formats.Dataset.fields`), and those rules
+    (``column_of``: the column of a field in the input's benchmark, for the note)."""
     rules = all_rules()
     skipped = tuple(
-        SkippedRule(code, rules[code].name, missing)
+        SkippedRule(code, rules[code].name, missing, tuple(map(column_of, missing)))
         for code in selected_codes(settings, rules)
         if (missing := tuple(f for f in NEEDED_FIELDS.get(code, ()) if f not in fields))
     )

@@ -20,8 +20,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from curate.formats.upstream import cell
-from curate.pairs import COLUMN_OF, PAIR_FIELDS, TEXT_FIELDS, Pair, match_by_id
+from curate.benchmarks.crows_pairs.upstream import COLUMN_OF, cell
+from curate.pairs import PAIR_FIELDS, TEXT_FIELDS, Pair, match_by_id
 
 _PIECES = re.compile(r"\s+|[\w'’]+|[^\w\s]", re.UNICODE)
 #: Compared columns, in upstream order: every column but the id (the id is the match key).

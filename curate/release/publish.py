@@ -24,11 +24,12 @@ from typing import Any
 
 from curate import __version__
 from curate.benchmarks import Benchmark
+from curate.benchmarks.crows_pairs.upstream import COLUMNS
 from curate.config import Config
+from curate.datasets import dataset_files, read_dataset, read_pairs
 from curate.errors import CurateError, InputError
 from curate.fileio import check_output_dir, sha256_file, write_bytes_atomic
-from curate.formats import dataset_files, read_dataset, read_pairs
-from curate.pairs import COLUMNS, Pair
+from curate.pairs import Pair
 from curate.release.card import changelog_entry, release_title, render_card, render_changelog
 from curate.release.lm_eval_task import task_files as lm_eval_task_files
 from curate.release.lm_eval_task import task_name
@@ -107,7 +108,8 @@ def hf_parquet_bytes(pairs: list[Pair], version: str) -> bytes | None:
     no Hugging Face class (e.g. a bias type outside the nine), so the release still builds."""
     import pyarrow.parquet as pq
 
-    from curate.formats import Dataset, Shape, format_dataset
+    from curate.datasets import format_dataset
+    from curate.formats import Dataset, Shape
 
     dataset = Dataset(tuple(pairs), Shape("csv", "upstream", COLUMNS, id_column=COLUMNS[0]), "release")
     try:

@@ -37,22 +37,16 @@ from typing import Any
 
 from curate import sources as sources_lib
 from curate.benchmarks import Benchmark
+from curate.benchmarks.crows_pairs.upstream import COLUMN_OF
 from curate.config import Config
+from curate.datasets import dataset_files, format_dataset, format_pairs, pairs_only, read_dataset
 from curate.decisions import ACTIONS, Decision
 from curate.errors import ChecksumError, InputError
 from curate.fileio import input_exists, sha256_file
-from curate.formats import (
-    Dataset,
-    dataset_files,
-    format_dataset,
-    format_pairs,
-    log_warnings,
-    pairs_only,
-    read_dataset,
-)
+from curate.formats import Dataset, log_warnings
 from curate.jsonl import dumps_line, read_jsonl_objects
 from curate.lint import AppliedFix, LintSettings, fix_pairs
-from curate.pairs import COLUMN_OF, EDITABLE_FIELDS, TEXT_FIELDS, Pair
+from curate.pairs import EDITABLE_FIELDS, TEXT_FIELDS, Pair
 from curate.release.recipe import DecisionSource, Recipe
 
 #: The upstream columns of the sentences (what a correction edits).

@@ -22,13 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from curate.benchmarks.crows_pairs.upstream import COLUMNS, pair_row
 from curate.config import Config, fetched_data
+from curate.datasets import parse_pairs, read_pairs
 from curate.errors import InputError, UsageError
 from curate.fileio import check_input_file
-from curate.formats import parse_pairs, read_pairs
 from curate.formats.dataset import Dataset
-from curate.formats.upstream import pair_row
-from curate.pairs import COLUMNS, Pair
+from curate.pairs import Pair
 
 if TYPE_CHECKING:
     from curate.benchmarks import Benchmark
@@ -257,7 +257,7 @@ def load_version_dataset(
     """What :func:`load_version` reads, as a dataset in any shape (detected unless
     ``input_format`` forces one), so that a comparison knows which columns the file has."""
     from curate.config import load_config
-    from curate.formats import read_dataset
+    from curate.datasets import read_dataset
 
     resolved = resolve_version(str(spec), cfg or load_config())
     return resolved, read_dataset(resolved.path, input_format)

@@ -100,7 +100,7 @@ HARNESS_TIES = (
 KANEKO_TIES = "Kaneko & Bollegala evaluate.py: strict >; an exact tie counts as not biased"
 OURS_TIES = "exactly equal scores are neutral (in N, never in the numerator), as bias-bench"
 #: The StereoSet methods' names as pass ids; their cache passes are per route
-#: (:mod:`curate.score.stereoset_routes`).
+#: (:mod:`curate.benchmarks.stereoset.routes`).
 STEREOSET_MLM_PASS = "stereoset-mlm"
 STEREOSET_CLM_PASS = "stereoset-clm"
 

@@ -217,7 +217,7 @@ def _version(table: Any, index: int, source: Path, labels: set[str]) -> VersionS
     labels.add(label)
     fmt = values.get("input_format")
     if fmt is not None:
-        from curate.formats import INPUT_FORMATS
+        from curate.datasets import INPUT_FORMATS
 
         if fmt not in INPUT_FORMATS:
             raise PlanError(f"{where}: input-format must be one of {', '.join(INPUT_FORMATS)}")

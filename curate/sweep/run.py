@@ -96,7 +96,7 @@ def _read_versions(
 ) -> list[tuple[VersionData, dict[str, str], Callable[[str], tuple[str, ...]] | None]]:
     """Each version's pairs (what workers get), its data record and its benchmark's groups."""
     from curate.benchmarks import benchmark_of
-    from curate.formats import read_dataset
+    from curate.datasets import read_dataset
     from curate.score.run import data_info
 
     versions = []

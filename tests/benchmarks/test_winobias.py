@@ -29,8 +29,8 @@ from curate.benchmarks.winobias.metrics import by_type
 from curate.benchmarks.winobias.occupations import Occupations
 from curate.benchmarks.winobias.rules import RULES, StereotypeMismatch
 from curate.cli import app
+from curate.datasets import read_dataset
 from curate.errors import InputError
-from curate.formats import read_dataset
 from curate.lint import LintSettings, lint_pairs
 from curate.lint.profiles import in_profile
 from curate.lint.rule import PairContext
@@ -400,7 +400,7 @@ def test_cli_diff_report_between_two_winobias_versions(
 def test_winobias_pairs_write_to_a_shared_shape_and_a_folder_is_refused_elsewhere(
     tmp_path: Path,
 ) -> None:
-    from curate.formats import write_dataset
+    from curate.datasets import write_dataset
 
     pro = _write(
         tmp_path / "wb", 1, "dev", ["1 [The chief] met [him]."], ["1 [The chief] met [her]."]

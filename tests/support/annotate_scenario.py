@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
+from curate.datasets import write_pairs
 from curate.findings import Finding, write_findings
-from curate.formats import write_pairs
 from curate.pairs import Pair
 
 P = Pair

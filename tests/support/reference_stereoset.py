@@ -1,6 +1,6 @@
 """A literal port of StereoSet's official evaluation (moinnadeem/StereoSet, ``code/``).
 
-Kept as close to the original as a port can be, to check :mod:`curate.score.stereoset` and
+Kept as close to the original as a port can be, to check :mod:`curate.benchmarks.stereoset.evaluation` and
 the StereoSet routes against: ``dataloader.py`` (template words, ``IntrasentenceLoader``: the
 template word encoded as it is) + ``eval_discriminative_models.py`` (masked LMs, batch size 1, no
 padding; ``evaluate_intersentence`` with ``BertNextSentence`` and ``intersentence_loader.py``'s

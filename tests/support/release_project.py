@@ -11,8 +11,8 @@ import json
 from pathlib import Path
 
 from curate.config import Config, load_config
+from curate.datasets import write_pairs
 from curate.fileio import sha256_file
-from curate.formats import write_pairs
 from curate.pairs import Pair
 
 ANN = (("gender",),) * 5

@@ -14,7 +14,8 @@ import signal
 from collections.abc import Sequence
 from pathlib import Path
 
-from curate.pairs import Pair, write_pairs
+from curate.datasets import write_pairs
+from curate.pairs import Pair
 from tests.support.tiny_models import SAMPLE_PAIRS, tiny_model_dir
 
 #: (label, family): two masked LMs and a causal one.

@@ -1,12 +1,12 @@
 """THE CrowS-Pairs column table: every reader and writer of pair files derives its columns,
-cell parsers and Arrow types from it (see :class:`curate.benchmarks.spec.Column`).
+cell parsers and Arrow types from it (see :class:`curate.columns.Column`).
 
 The order is the upstream CSV's; its first column (the pair id) has no name.
 """
 
 from __future__ import annotations
 
-from curate.benchmarks.spec import Column
+from curate.columns import Column
 
 COLUMNS: tuple[Column, ...] = (
     Column("", "pair_id", "int", "int64"),

@@ -7,7 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from curate.benchmarks.crows_pairs.columns import COLUMNS
+from curate.columns import Schema
 from curate.formats.dataset import Dataset
+
+#: The columns of a CrowS-Pairs file when no other benchmark's columns are asked for.
+OWN_SCHEMA = Schema(COLUMNS)
 
 #: Input formats, the native one first.
 FORMATS: tuple[str, ...] = ("csv", "tsv", "jsonl", "parquet", "hf-csv", "hf-jsonl", "hf-parquet")
@@ -46,33 +51,39 @@ def detect(data: bytes, path: Path | None = None) -> str:
     return "csv"
 
 
-def read(path: Path, source: str, fmt: str) -> Dataset:
-    """The pairs of a CrowS-Pairs file in format ``fmt``."""
+def read(path: Path, source: str, fmt: str, schema: Schema = OWN_SCHEMA) -> Dataset:
+    """The pairs of a CrowS-Pairs file in format ``fmt``.
+
+    ``schema``: the columns to know, the CrowS-Pairs table first; the registry adds the other
+    benchmarks' own columns (:func:`curate.benchmarks.shared_schema`), so that their pairs
+    written to these shapes read back whole.
+    """
     from curate.fileio import read_text_utf8
     from curate.formats.delimited import parse_delimited
     from curate.formats.tabular import parse_jsonl, read_parquet
 
     if fmt in ("parquet", "hf-parquet"):
-        return read_parquet(path, source, forced_hf=True if fmt == "hf-parquet" else None)
+        return read_parquet(path, source, True if fmt == "hf-parquet" else None, schema)
     text = read_text_utf8(path)
     if fmt in ("jsonl", "hf-jsonl"):
-        return parse_jsonl(text, source, forced_hf=True if fmt == "hf-jsonl" else None)
-    return parse_delimited(text, source, fmt)
+        return parse_jsonl(text, source, True if fmt == "hf-jsonl" else None, schema)
+    return parse_delimited(text, source, fmt, schema)
 
 
-def write(dataset: Dataset, fmt: str) -> bytes:
-    """The bytes of ``dataset`` (pairs of any benchmark) in a column-based format ``fmt``."""
+def write(dataset: Dataset, fmt: str, schema: Schema = OWN_SCHEMA) -> bytes:
+    """The bytes of ``dataset`` (pairs of any benchmark) in a column-based format ``fmt``
+    (``schema``: as for :func:`read`)."""
     from curate.formats.delimited import format_delimited
     from curate.formats.tabular import format_jsonl, parquet_bytes
 
     if fmt == "upstream":
-        return format_delimited(dataset, "csv", upstream=True).encode("utf-8")
+        return format_delimited(dataset, "csv", schema, upstream=True).encode("utf-8")
     if fmt in ("csv", "tsv", "hf-csv"):
-        return format_delimited(dataset, fmt).encode("utf-8")
+        return format_delimited(dataset, fmt, schema).encode("utf-8")
     if fmt in ("jsonl", "hf-jsonl"):
-        return format_jsonl(dataset, hf=fmt == "hf-jsonl").encode("utf-8")
+        return format_jsonl(dataset, fmt == "hf-jsonl", schema).encode("utf-8")
     if fmt in ("parquet", "hf-parquet"):
-        return parquet_bytes(dataset, hf=fmt == "hf-parquet")
+        return parquet_bytes(dataset, fmt == "hf-parquet", schema)
     raise ValueError(f"CrowS-Pairs cannot write {fmt!r}")
 
 

@@ -13,18 +13,19 @@ from curate.benchmarks.stereoset.columns import COLUMNS, DOMAINS
 from curate.benchmarks.stereoset.io import FORMATS, SUFFIXES, detect, read, write
 from curate.benchmarks.stereoset.items import StereoSetItem
 from curate.benchmarks.stereoset.lint import PROFILE
+from curate.benchmarks.stereoset.methods import OWN_METHODS
 from curate.benchmarks.stereoset.stats import render_stats, stereoset_stats
 
 
 def _score_file(*args: Any, **kwargs: Any) -> None:
-    # the command front end loads the CLI; import it only when a StereoSet file is scored
-    from curate.benchmarks.stereoset.commands import score_stereoset_file
+    # the front end loads the scoring stack (torch); import it only when a StereoSet file is scored
+    from curate.benchmarks.stereoset.frontend import score_stereoset_file
 
     score_stereoset_file(*args, **kwargs)
 
 
 def _diff_report(*args: Any, **kwargs: Any) -> None:
-    from curate.benchmarks.stereoset.commands import diff_report_stereoset
+    from curate.benchmarks.stereoset.frontend import diff_report_stereoset
 
     diff_report_stereoset(*args, **kwargs)
 
@@ -54,14 +55,7 @@ BENCHMARK = Benchmark(
     scoring=Scoring(
         pair_methods=False,
         # its own methods (curate.score.methods.METHODS), each kind's official one first
-        methods=(
-            "stereoset-mlm",
-            "stereoset-mlm-biasbench",
-            "stereoset-pll",
-            "stereoset-clm",
-            "stereoset-clm-context-ratio",
-            "stereoset-clm-conditional",
-        ),
+        methods=OWN_METHODS,
         choice="stereoset-mlm (masked LMs) or stereoset-clm (causal LMs), chosen by the model",
         score_file=_score_file,
         diff_report=_diff_report,

@@ -5,8 +5,7 @@ are written to a column-based shape (CSV, JSONL, Parquet) and read back.
 
 from __future__ import annotations
 
-from curate.benchmarks.crows_pairs.columns import COLUMNS as CROWS_COLUMNS
-from curate.benchmarks.spec import Column
+from curate.columns import Column
 
 #: The four StereoSet domains (its ``bias_type`` values).
 DOMAINS: tuple[str, ...] = ("gender", "profession", "race", "religion")
@@ -19,5 +18,12 @@ ITEM_COLUMNS: tuple[Column, ...] = (
     Column("unrelated", "unrelated", "str", "string"),
 )
 
-#: The pair columns of an intrasentence item (the CrowS-Pairs sentences and labels), then its own.
-COLUMNS: tuple[Column, ...] = (*CROWS_COLUMNS[1:5], *ITEM_COLUMNS)
+#: The pair columns of an intrasentence item (the sentences and labels, named as in every pair
+#: file), then its own.
+COLUMNS: tuple[Column, ...] = (
+    Column("sent_more", "sent_more", "str", "string", required=True),
+    Column("sent_less", "sent_less", "str", "string", required=True),
+    Column("stereo_antistereo", "direction", "direction", "label", required=True),
+    Column("bias_type", "bias_type", "label", "label", required=True),
+    *ITEM_COLUMNS,
+)

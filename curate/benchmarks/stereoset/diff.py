@@ -5,7 +5,7 @@ cache, so unchanged items cost nothing); the report gives, per task (intrasenten
 intersentence) and domain and overall:
 
 * LMS, SS and ICAT before and after, exactly as the official evaluation computes them
-  (:func:`curate.score.stereoset.evaluate`), and their change with a **paired bootstrap**
+  (:func:`curate.benchmarks.stereoset.evaluation.evaluate`), and their change with a **paired bootstrap**
   interval: one resample draws item ids (the union of both versions, keyed by task and id)
   with replacement, and both versions are evaluated on that same draw (an item drawn twice
   counts twice in its term), as the CrowS-Pairs report resamples pairs
@@ -29,12 +29,12 @@ from typing import Any
 import numpy as np
 
 from curate.benchmarks.stereoset.columns import DOMAINS as STEREOSET_DOMAINS
+from curate.benchmarks.stereoset.evaluation import KINDS, ItemScores, evaluate
 from curate.benchmarks.stereoset.io import item_of
 from curate.benchmarks.stereoset.items import StereoSetItem
 from curate.fileio import write_file_set
 from curate.formats.dataset import Dataset
 from curate.report.statistics import Settings, resample_indices
-from curate.score.stereoset import KINDS, ItemScores, evaluate
 
 REPORT_FORMAT = "curate-stereoset-diff-report/1"
 METRICS: tuple[str, ...] = ("lms", "ss", "icat")
@@ -257,11 +257,11 @@ def stereoset_diff_report(
 ) -> tuple[dict[str, Any], list[VersionRun]]:
     """Score both versions (``[(label, dataset), (label, dataset)]``) with every model and
     build the report document. Every model is checked for its kind before any is loaded."""
+    from curate.benchmarks.stereoset.run import STEREOSET_METHODS, score_items, scored_items
     from curate.report.rescoring import unique_labels
     from curate.score.cache import open_cache
     from curate.score.methods import METHODS
     from curate.score.models import load_model, model_kind
-    from curate.score.stereoset_run import STEREOSET_METHODS, score_items, scored_items
 
     (before_label, before_ds), (after_label, after_ds) = versions
     labels = unique_labels(list(models))

@@ -19,8 +19,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from curate.benchmarks.stereoset.columns import DOMAINS
+from curate.benchmarks.stereoset.columns import COLUMNS, DOMAINS
 from curate.benchmarks.stereoset.items import StereoSetItem
+from curate.columns import Schema
 from curate.errors import InputError
 from curate.fileio import read_text_utf8
 from curate.formats.dataset import Dataset, Shape
@@ -33,16 +34,7 @@ SUFFIXES: dict[str, str] = {"stereoset": ".json"}
 GOLD_LABELS: tuple[str, ...] = ("stereotype", "anti-stereotype", "unrelated")
 KINDS: tuple[str, ...] = ("intrasentence", "intersentence")
 #: Columns of a StereoSet dataset written to a column-based shape.
-STEREOSET_COLUMNS: tuple[str, ...] = (
-    "sent_more",
-    "sent_less",
-    "stereo_antistereo",
-    "bias_type",
-    "stereoset_id",
-    "target",
-    "context",
-    "unrelated",
-)
+STEREOSET_COLUMNS: tuple[str, ...] = tuple(c.name for c in COLUMNS)
 
 
 def looks_like_stereoset(value: Any) -> bool:
@@ -252,6 +244,7 @@ def parse_stereoset(text: str, source: str, document: Any = None) -> Dataset:
         intersentence=tuple(items["intersentence"]),
         document=document,
         benchmark="stereoset",
+        schema=Schema(COLUMNS),
     )
 
 

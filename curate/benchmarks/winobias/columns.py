@@ -3,7 +3,7 @@ when the pairs are written to a shared shape (CSV, JSON lines, Parquet)."""
 
 from __future__ import annotations
 
-from curate.benchmarks.spec import Column
+from curate.columns import Column
 
 COLUMNS: tuple[Column, ...] = (
     Column("", "pair_id", "int", "int64"),

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from curate.benchmarks.winobias.columns import COLUMNS as COLUMN_TABLE
 from curate.benchmarks.winobias.occupations import FEMALE_FILE, MALE_FILE, Occupations
+from curate.columns import Schema
 from curate.errors import InputError, UsageError
 from curate.fileio import read_text_utf8, write_file_set
 from curate.formats.dataset import Dataset, Shape
@@ -273,7 +274,12 @@ def read_winobias(path: Path | str) -> Dataset:
         p for pro, anti, t, s in subsets for p in read_subset(pro, anti, t, s, occupations)
     ]
     return Dataset(
-        tuple(pairs), Shape(FORMAT, FORMAT, COLUMNS), str(path), warnings, benchmark=NAME
+        tuple(pairs),
+        Shape(FORMAT, FORMAT, COLUMNS),
+        str(path),
+        warnings,
+        benchmark=NAME,
+        schema=Schema(COLUMN_TABLE),
     )
 
 

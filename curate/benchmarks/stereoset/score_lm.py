@@ -17,7 +17,7 @@
   (:func:`causal_official_ratio_scores`, ``evaluate_intersentence`` with ``GPT2LM``), the
   seed paper's description (:func:`causal_context_ratio_scores`), and the continuation given the
   context (:func:`causal_continuation_scores`). The masked-LM intersentence routes are in
-  :mod:`curate.score.stereoset_nsp` and :mod:`curate.score.stereoset_pll`.
+  :mod:`curate.benchmarks.stereoset.score_nsp` and :mod:`curate.benchmarks.stereoset.score_pll`.
 
 Inputs are batched with padding and an attention mask; the numbers equal the official batch-size
 one runs up to float rounding (tested against a literal port on tiny models).
@@ -32,8 +32,8 @@ from typing import Any
 
 import torch
 
-from curate.formats.dataset import StereoSetItem
-from curate.score.stereoset import ItemScores
+from curate.benchmarks.stereoset.evaluation import ItemScores
+from curate.benchmarks.stereoset.items import StereoSetItem
 
 GOLD_FIELDS: tuple[tuple[str, str], ...] = (
     ("stereotype", "stereotype"),

@@ -1,7 +1,7 @@
 """StereoSet's metrics from per-sentence scores: LMS, SS and ICAT (Nadeem et al. 2021).
 
 Exactly the computation of the official ``code/evaluation.py`` (``ScoreEvaluator``), which
-bias-bench ports unchanged; no model is needed here (see :mod:`curate.score.stereoset_lm` for
+bias-bench ports unchanged; no model is needed here (see :mod:`curate.benchmarks.stereoset.score_lm` for
 the sentence scores). For a group of items (a domain of one task, a task, or everything):
 
 * per target term t: ``pro_t`` counts items whose stereotype sentence scores strictly higher

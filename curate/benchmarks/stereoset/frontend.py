@@ -2,7 +2,7 @@
 
 ``curate score`` and ``curate diff-report`` dispatch here when the dataset is a StereoSet file
 (its shape is detected by the reader); scoring and statistics live in
-:mod:`curate.score.stereoset_run` and :mod:`curate.benchmarks.stereoset.diff`.
+:mod:`curate.benchmarks.stereoset.run` and :mod:`curate.benchmarks.stereoset.diff`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
-from curate.commands.common import ReportFormat, err, out, print_json, print_warnings
-from curate.commands.scoring import prepare_scoring, run_comparison, run_scoring
+from curate.benchmarks.spec import Frontend
 from curate.formats.dataset import Dataset
 from curate.score.settings import ScoreSettings
 
@@ -27,15 +26,19 @@ def score_stereoset_file(
     slugs: Sequence[str],
     out_dir: Path,
     cache_path: Path | None,
-    fmt: ReportFormat,
+    fmt: str,
+    *,
+    frontend: Frontend,
 ) -> None:
-    """``curate score`` on a StereoSet file: LMS, SS and ICAT per model, files and a table."""
+    """``curate score`` on a StereoSet file: LMS, SS and ICAT per model, files and a table
+    (``fmt``: ``text`` or ``json``)."""
+    from curate.benchmarks.stereoset.run import score_stereoset
     from curate.score.run import data_info
-    from curate.score.stereoset_run import score_stereoset
 
-    print_warnings(dataset)
-    prepare_scoring(settings.dtype)
-    outputs = run_scoring(
+    err = frontend.err
+    frontend.print_warnings(dataset)
+    frontend.prepare_scoring(settings.dtype)
+    outputs = frontend.run_scoring(
         lambda hooks: score_stereoset(
             dataset,
             dict(zip(slugs, settings.models, strict=True)),
@@ -58,13 +61,13 @@ def score_stereoset_file(
         for note in o.document["notes"]:
             err.print(f"note: {escape(note)}")
         err.print(f"{escape(o.slug)} {o.method}: wrote {escape(str(o.directory))}")
-    if fmt is ReportFormat.json:
-        print_json({"models": [{"slug": o.slug, **o.document} for o in outputs]})
+    if fmt == "json":
+        frontend.print_json({"models": [{"slug": o.slug, **o.document} for o in outputs]})
         return
-    render_results(outputs, path.name)
+    render_results(outputs, path.name, frontend.out)
 
 
-def render_results(outputs: Sequence[Any], source: str) -> None:
+def render_results(outputs: Sequence[Any], source: str, out: Any) -> None:
     """One table per model: LMS, SS and ICAT per task and domain, with item counts."""
     for o in outputs:
         table = Table(
@@ -115,6 +118,7 @@ def diff_report_stereoset(
     device: str,
     threads: int | None,
     settings: Any,
+    frontend: Frontend,
 ) -> None:
     """``curate diff-report`` between two StereoSet files: LMS/SS/ICAT deltas and flips."""
     from curate.benchmarks.stereoset.diff import stereoset_diff_report, write_stereoset_report
@@ -126,9 +130,10 @@ def diff_report_stereoset(
             f"{not_stereoset[0]} is not a StereoSet file: a StereoSet file can only be compared "
             "with another StereoSet file"
         )
+    err = frontend.err
     for _, dataset in versions:
-        print_warnings(dataset)
-    data, runs = run_comparison(
+        frontend.print_warnings(dataset)
+    data, runs = frontend.run_comparison(
         lambda display: stereoset_diff_report(
             versions,
             models,
@@ -149,11 +154,12 @@ def diff_report_stereoset(
             f"{run.cache_hits:,} sentence scores from the cache, {run.computed:,} computed"
         )
     paths = write_stereoset_report(data, out_dir)
-    _diff_summary(data)
-    out.print("wrote " + ", ".join(escape(str(p)) for p in paths))
+    _diff_summary(data, frontend)
+    frontend.out.print("wrote " + ", ".join(escape(str(p)) for p in paths))
 
 
-def _diff_summary(data: dict[str, Any]) -> None:
+def _diff_summary(data: dict[str, Any], frontend: Frontend) -> None:
+    out, err = frontend.out, frontend.err
     counts = data["alignment"]["counts"]
     out.print(
         f"{data['before']['label']} -> {data['after']['label']}: {counts['unchanged']} unchanged, "

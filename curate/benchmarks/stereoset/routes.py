@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from curate.formats.dataset import StereoSetItem
-from curate.score.models import LoadedModel
-from curate.score.stereoset_lm import (
+from curate.benchmarks.stereoset.items import StereoSetItem
+from curate.benchmarks.stereoset.score_lm import (
     causal_context_ratio_scores,
     causal_continuation_scores,
     causal_official_ratio_scores,
@@ -24,6 +23,7 @@ from curate.score.stereoset_lm import (
     template_word,
     uses_leading_space,
 )
+from curate.score.models import LoadedModel
 
 Scores = dict[tuple[str, str], float]
 
@@ -60,7 +60,7 @@ def _masked_word_input(item: StereoSetItem, sentence: str, lm: LoadedModel) -> t
 
 
 def _nsp(items: Sequence[StereoSetItem], lm: LoadedModel, batch_size: int) -> Scores:
-    from curate.score.stereoset_nsp import nsp_head, nsp_scores
+    from curate.benchmarks.stereoset.score_nsp import nsp_head, nsp_scores
 
     head = nsp_head(lm)
     if head.model is None:
@@ -69,7 +69,7 @@ def _nsp(items: Sequence[StereoSetItem], lm: LoadedModel, batch_size: int) -> Sc
 
 
 def _pll(items: Sequence[StereoSetItem], lm: LoadedModel, batch_size: int) -> Scores:
-    from curate.score.stereoset_pll import pll_scores
+    from curate.benchmarks.stereoset.score_pll import pll_scores
 
     return pll_scores(items, lm.model, lm.tokenizer, batch_size=batch_size)
 
@@ -214,6 +214,6 @@ def routes_of(method: str) -> dict[str, Route]:
 
 def nsp_missing(lm: LoadedModel) -> str:
     """Why the model cannot take the NSP route ("" when it can)."""
-    from curate.score.stereoset_nsp import nsp_head
+    from curate.benchmarks.stereoset.score_nsp import nsp_head
 
     return nsp_head(lm).missing

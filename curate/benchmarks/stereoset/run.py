@@ -2,8 +2,8 @@
 
 A StereoSet file is not a list of CrowS-Pairs-style pairs to compare but items of three
 sentences, scored by StereoSet's own rules and summarised by its own metrics
-(:mod:`curate.score.stereoset`: LMS, SS, ICAT per term, domain and task). So it has its own
-methods, each one route per task (:mod:`curate.score.stereoset_routes`): ``stereoset-mlm``
+(:mod:`curate.benchmarks.stereoset.evaluation`: LMS, SS, ICAT per term, domain and task). So it has its own
+methods, each one route per task (:mod:`curate.benchmarks.stereoset.routes`): ``stereoset-mlm``
 (the official code for masked LMs: template-word likelihood, next-sentence prediction),
 ``stereoset-mlm-biasbench``, ``stereoset-pll`` (the seed paper's pseudo-log-likelihood),
 ``stereoset-clm`` (the official GPT-2 code) and two causal variants. A masked LM without a
@@ -31,17 +31,19 @@ from pathlib import Path
 from typing import Any
 
 from curate import __version__
+from curate.benchmarks.stereoset.evaluation import ItemScores, StereoSetResults, stereoset_results
+from curate.benchmarks.stereoset.items import StereoSetItem
+from curate.benchmarks.stereoset.methods import OWN_METHODS
+from curate.benchmarks.stereoset.routes import Route, nsp_missing, routes_of
+from curate.benchmarks.stereoset.score_lm import GOLD_FIELDS, item_scores
 from curate.errors import InputError, UsageError
 from curate.fileio import write_file_set
-from curate.formats.dataset import Dataset, StereoSetItem
+from curate.formats.dataset import Dataset
 from curate.score.cache import ScoreCache, open_cache
 from curate.score.methods import METHODS, Method
 from curate.score.models import LoadedModel, load_model
 from curate.score.run import ScoreHooks, plan_models
 from curate.score.settings import ScoreSettings
-from curate.score.stereoset import ItemScores, StereoSetResults, stereoset_results
-from curate.score.stereoset_lm import GOLD_FIELDS, item_scores
-from curate.score.stereoset_routes import Route, nsp_missing, routes_of
 
 #: The StereoSet method of each kind of model.
 STEREOSET_METHODS: dict[str, str] = {"masked": "stereoset-mlm", "causal": "stereoset-clm"}
@@ -90,9 +92,7 @@ class StereoSetOutput:
 def stereoset_of_kind(kind: str) -> list[str]:
     """The StereoSet methods for a kind of model (those its benchmark's scoring lists), the
     official one first."""
-    from curate.benchmarks.stereoset.benchmark import BENCHMARK
-
-    return [n for n in BENCHMARK.scoring.methods if METHODS[n].kind == kind]
+    return [n for n in OWN_METHODS if METHODS[n].kind == kind]
 
 
 def stereoset_methods(requested: Sequence[str], kind: str, model: str) -> tuple[Method, ...]:
@@ -116,7 +116,7 @@ def scored_items(
     """The items a model of ``kind`` scores with ``method`` (default: the kind's official
     one), and notes on what it leaves out: the intersentence items, under the NSP route, when
     the model has no pretrained NSP head (without ``lm`` to check, they are left out)."""
-    from curate.formats import item_of
+    from curate.benchmarks.stereoset.io import item_of
 
     method = method or METHODS[STEREOSET_METHODS[kind]]
     items = [item_of(p) for p in dataset.pairs]
@@ -150,7 +150,7 @@ def _route_context(lm: LoadedModel, route: Route, batch_size: int) -> dict[str, 
     weights are the NSP model's, which the masked LM's fingerprint does not cover."""
     context = lm.context(route.pass_id, batch_size)
     if route.needs_nsp:
-        from curate.score.stereoset_nsp import nsp_head
+        from curate.benchmarks.stereoset.score_nsp import nsp_head
 
         context["model"] = nsp_head(lm).fingerprint
     return context

@@ -1,23 +1,28 @@
-"""The upstream CrowS-Pairs CSV as text: parsed by the shared delimited reader, written back
-byte for byte.
+"""The upstream CrowS-Pairs CSV as text: bare pairs written in its eight columns, and the text
+of one upstream cell.
 
-Reading the upstream ``crows_pairs_anonymized.csv`` and writing it back reproduces the file byte
-for byte: minimal quoting, LF line endings and Python-literal lists, as upstream. The cells are
-those of the CrowS-Pairs column table (:mod:`curate.benchmarks.crows_pairs.columns`).
+The shared delimited writer (:func:`curate.formats.delimited.format_delimited`) writes the same
+bytes for a dataset read from the upstream file; this is the entry point for pairs with no file
+behind them (tests, revisions, fixtures). Minimal quoting, LF line endings and Python-literal
+lists, as upstream. The cells are those of the CrowS-Pairs column table
+(:mod:`curate.benchmarks.crows_pairs.columns`).
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import logging
 from collections.abc import Iterable
 from pathlib import Path
 
+from curate.benchmarks.crows_pairs.columns import COLUMNS as TABLE
 from curate.fileio import atomic_writer
-from curate.pairs import COLUMNS, FIELD_COLUMNS, Pair
+from curate.pairs import Pair
 
-_log = logging.getLogger("curate.formats")
+#: The upstream header (its first column, the pair id, has no name).
+COLUMNS: tuple[str, ...] = tuple(c.name for c in TABLE)
+#: The upstream column of each :class:`Pair` field (change records and pair diffs name these).
+COLUMN_OF: dict[str, str] = {c.field: c.name for c in TABLE}
 
 
 def _format_annotations(value: tuple[tuple[str, ...], ...] | None) -> str:
@@ -26,12 +31,6 @@ def _format_annotations(value: tuple[tuple[str, ...], ...] | None) -> str:
 
 def _format_annotators(value: tuple[str, ...] | None) -> str:
     return "" if value is None else repr(list(value))
-
-
-def log_warnings(warnings: Iterable[str]) -> None:
-    """Log a reader's warnings on the ``curate.formats`` logger (see :func:`curate.formats.read_pairs`)."""
-    for warning in warnings:
-        _log.warning("warning: %s", warning)
 
 
 _CELL_FORMATS = {
@@ -49,7 +48,7 @@ def cell(pair: Pair, field: str) -> str:
 
 def pair_row(pair: Pair) -> tuple[str, ...]:
     """The row of ``pair`` in the upstream schema, one string per column of :data:`COLUMNS`."""
-    return tuple(cell(pair, field) for field, _ in FIELD_COLUMNS)
+    return tuple(cell(pair, column.field) for column in TABLE)
 
 
 def format_pairs(pairs: Iterable[Pair]) -> str:

@@ -24,9 +24,9 @@ from typing import Any
 
 import torch
 
-from curate.formats.dataset import StereoSetItem
+from curate.benchmarks.stereoset.items import StereoSetItem
+from curate.benchmarks.stereoset.score_lm import GOLD_FIELDS
 from curate.score.models import DTYPES, LoadedModel, _source, model_fingerprint
-from curate.score.stereoset_lm import GOLD_FIELDS
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,8 @@ from typing import Any
 
 import torch
 
-from curate.formats.dataset import StereoSetItem
-from curate.score.stereoset_lm import GOLD_FIELDS
+from curate.benchmarks.stereoset.items import StereoSetItem
+from curate.benchmarks.stereoset.score_lm import GOLD_FIELDS
 
 Job = tuple[tuple[str, str], list[int], list[int], int]  # key, ids, token types, position
 
