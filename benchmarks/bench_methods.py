@@ -15,7 +15,7 @@ well below 1 means other processes took the CPU and the figures are low. Each sc
   is compared; **curate** is
   ``score_pairs(..., "clm-sum")`` (the pass that ``clm-shared`` and ``clm-mean-prefixed``
   share), which packs the two sentences of a pair into one row computing their common prefix
-  once; it is also timed with the packing off (``passes.PACK_PAIRS = False``: one row per
+  once; it is also timed with the packing off (``packing.PACK_PAIRS = False``: one row per
   sentence), to show what the sharing gains, and ``clm-mean`` (bias-bench's conditioning, its
   own pass) for information. The scores must agree per sentence with minicons and with the
   unshared run; the largest differences are printed.
@@ -179,7 +179,7 @@ class Bench:
 
 def run_causal(bench: Bench, tmp: Path, corpus: list[str], batches: list[int]) -> dict[str, float]:
     """curate clm-sum (prefix shared, and not) and clm-mean vs minicons IncrementalLMScorer."""
-    from curate.score import passes
+    from curate.score import packing
     from curate.score.plan import plan_jobs, plan_pairs, row_length
 
     pairs = bench.pairs
@@ -202,11 +202,11 @@ def run_causal(bench: Bench, tmp: Path, corpus: list[str], batches: list[int]) -
     mc.sequence_score(sentences[:2], bos_token=True)
     causal, t_clm = bench.best_of(lambda: score_pairs(pairs, clm, "clm-sum"))
     tokens = causal.stats.masked_tokens
-    passes.PACK_PAIRS = False
+    packing.PACK_PAIRS = False
     try:
         unshared, t_unshared = bench.best_of(lambda: score_pairs(pairs, clm, "clm-sum"))
     finally:
-        passes.PACK_PAIRS = True
+        packing.PACK_PAIRS = True
     best = None
     for size in batches:
         reference, t_mc = bench.best_of(lambda size=size: run_minicons(size))

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from statsmodels.stats.proportion import proportion_confint
 
-from curate.benchmarks import benchmark_of
+from curate.benchmarks import benchmark_of, lint_target
 from curate.datasets import read_dataset
 from curate.lint import LintSettings, lint_pairs
 from curate.lint.inputs import skip_unavailable
@@ -31,10 +31,11 @@ def flagged_items(path: Path) -> tuple[int, list[int]]:
     """(items, ids of the flagged items) with the default rules and the file's profile."""
     dataset = read_dataset(path)
     benchmark = benchmark_of(dataset, by_columns=True)
-    settings, _ = apply_profile(LintSettings(), benchmark)
-    settings, _ = skip_unavailable(settings, dataset.fields)
+    target = lint_target(benchmark)
+    settings, _ = apply_profile(LintSettings(), target)
+    settings, _ = skip_unavailable(settings, dataset.fields, rules=target.rules())
     items = benchmark.lint.items(dataset) if benchmark.lint.items else None
-    findings = lint_pairs(list(dataset.pairs), settings, items=items)
+    findings = lint_pairs(list(dataset.pairs), settings, items=items, target=target)
     return len(dataset.pairs), sorted({f.pair_id for f in findings})
 
 

@@ -2,22 +2,31 @@
 
 Counts per bias type and direction (Table 2 of Nangia et al. 2020), sentence lengths, and how
 well the validators' own bias-type labels (the ``annotations`` column) support the ``bias_type``
-label of each pair. The known bias types are the benchmark's (:mod:`curate.benchmarks`), and a
-benchmark with figures of its own (StereoSet: items per domain) adds them under its name.
+label of each pair. The known bias types are the benchmark's (handed in by the command, which
+asks the registry of benchmarks), and a benchmark with figures of its own (StereoSet: items per
+domain) adds them under its name.
 """
 
 from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from curate.pairs import DIRECTIONS, Pair
+from curate.pairs import BIAS_TYPES, DIRECTIONS, Pair
 
-if TYPE_CHECKING:
-    from curate.benchmarks import Benchmark
+
+class FigureSource(Protocol):
+    """What the statistics need of a benchmark (:class:`curate.benchmarks.spec.Benchmark`)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def labels(self) -> tuple[str, ...]: ...
+    @property
+    def stats(self) -> Callable[[Sequence[Pair], Sequence[Any]], dict[str, Any]] | None: ...
 
 
 @dataclass(frozen=True)
@@ -52,18 +61,16 @@ def label_support(pair: Pair) -> int | None:
 
 
 def compute_stats(
-    pairs: Sequence[Pair], items: Sequence[Any] = (), benchmark: Benchmark | None = None
+    pairs: Sequence[Pair], items: Sequence[Any] = (), benchmark: FigureSource | None = None
 ) -> dict[str, Any]:
     """Every figure of ``curate stats`` as plain data (JSON-serialisable).
 
     ``items``: the items a benchmark keeps beside its pairs (StereoSet's intersentence items);
-    ``benchmark``: whose labels and figures (default: the one whose columns the pairs fill).
+    ``benchmark``: whose labels and figures (default: pair files, the nine CrowS-Pairs types
+    and no figures of their own).
     """
-    from curate import benchmarks
-
-    benchmark = benchmark or benchmarks.of_pairs(pairs)
     total = len(pairs)
-    known = benchmark.labels
+    known = benchmark.labels if benchmark is not None else BIAS_TYPES
     by_type: Counter[tuple[str, str]] = Counter((p.bias_type, p.direction) for p in pairs)
     types = [t for t in known if any(k[0] == t for k in by_type)]
     types += sorted({t for t, _ in by_type} - set(known))
@@ -123,6 +130,6 @@ def compute_stats(
             ),
         },
     }
-    if benchmark.stats is not None:
+    if benchmark is not None and benchmark.stats is not None:
         result[benchmark.name] = benchmark.stats(pairs, items)
     return result

@@ -69,3 +69,18 @@ def test_lint_runs_its_profile(fake: Path, crows_pairs_path: Path) -> None:
     assert crows.exit_code == 1, crows.output
     crows_codes = {f["code"] for f in json.loads(crows.stdout)}
     assert "Z001" not in crows_codes and "T002" in crows_codes
+
+
+def test_every_method_names_the_benchmark_that_lists_it() -> None:
+    """A method declares the benchmark it scores (the score stage imports no benchmark); a
+    benchmark with its own methods lists the same ones in its Scoring."""
+    from curate.benchmarks import all_benchmarks
+    from curate.score.methods import METHODS
+
+    for benchmark in all_benchmarks().values():
+        for name in benchmark.scoring.methods:
+            assert METHODS[name].dataset == benchmark.name
+            assert METHODS[name].dataset_title == benchmark.title
+    listed = {n for b in all_benchmarks().values() for n in b.scoring.methods}
+    for name, method in METHODS.items():
+        assert (method.dataset != "crows-pairs") == (name in listed)

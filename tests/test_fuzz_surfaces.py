@@ -78,12 +78,11 @@ def _winobias_lint(dataset: Any) -> list[Any]:
     from curate.lint import LintSettings, lint_pairs
     from curate.lint.inputs import skip_unavailable
     from curate.lint.profiles import in_profile
-    from curate.lint.rules import all_rules
 
-    benchmark = benchmarks.get("winobias")
-    codes = tuple(sorted(c for c in all_rules() if in_profile(c, benchmark)))
-    settings, _ = skip_unavailable(LintSettings(select=codes), dataset.fields)
-    return lint_pairs(dataset.pairs, settings, benchmark="winobias")
+    target = benchmarks.lint_target("winobias")
+    codes = tuple(sorted(c for c in target.rules() if in_profile(c, target)))
+    settings, _ = skip_unavailable(LintSettings(select=codes), dataset.fields, rules=target.rules())
+    return lint_pairs(dataset.pairs, settings, target=target)
 
 
 def _read_lint_write(folder: Path) -> Any:

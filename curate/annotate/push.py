@@ -13,7 +13,7 @@ selection, so repeating a push adds nothing and raising the limit adds the next 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,9 +23,9 @@ from curate.annotate.labelstudio import LabelStudioClient, Project
 from curate.annotate.order import order_tasks, select
 from curate.annotate.precision import RulePrecision
 from curate.annotate.tasks import build_tasks, task_pair_id
-from curate.datasets import read_pairs
 from curate.errors import InputError
 from curate.findings import read_findings
+from curate.pairs import Pair
 
 
 def default_title(round_name: str) -> str:
@@ -77,11 +77,14 @@ def round_tasks(
     measured: RulePrecision | None = None,
     limit: int | None = None,
     input_format: str | None = None,
+    read_pairs: Callable[[Path, str | None], Sequence[Pair]],
 ) -> RoundTasks:
     """One task per flagged pair of ``data_path``, in push order, at most ``limit`` of them.
 
-    ``data_path`` may be in any shape (``input_format`` forces one). ``measured``: order by the
-    rules' precision in earlier rounds (else by pair id). An error when nothing is flagged.
+    ``data_path`` may be in any shape (``input_format`` forces one), read by ``read_pairs``
+    (:func:`curate.datasets.read_pairs`: the stage asks no benchmark registry itself).
+    ``measured``: order by the rules' precision in earlier rounds (else by pair id). An error
+    when nothing is flagged.
     """
     findings = read_findings(findings_path)
     pairs = read_pairs(data_path, input_format)

@@ -21,6 +21,8 @@ from curate.columns import Column, Schema
 
 if TYPE_CHECKING:
     from curate.formats.dataset import Dataset
+    from curate.lint.profiles import LintTarget
+    from curate.lint.rule import Rule
     from curate.pairs import Pair
 
 #: The benchmark definitions, in detection order (the fallback benchmark is asked last).
@@ -42,13 +44,16 @@ __all__ = [
     "LintProfile",
     "Scoring",
     "all_benchmarks",
+    "all_rules",
     "benchmark_of",
     "detect",
     "for_format",
     "get",
     "input_formats",
+    "lint_target",
     "of_pairs",
     "output_formats",
+    "own_codes",
     "shared_schema",
     "suffixes",
 ]
@@ -178,3 +183,32 @@ def write_with(benchmark: Benchmark, dataset: Dataset, fmt: str) -> bytes:
     if benchmark.fallback:
         return benchmark.write(dataset, fmt, schema=shared_schema())  # type: ignore[call-arg]
     return benchmark.write(dataset, fmt)
+
+
+def own_rules() -> tuple[type[Rule], ...]:
+    """Every benchmark's own lint rules, benchmark by benchmark."""
+    return tuple(rule for b in all_benchmarks().values() for rule in b.lint.rules)
+
+
+def all_rules() -> dict[str, type[Rule]]:
+    """Every lint rule by code: the shared ones and every benchmark's own."""
+    from curate.lint.rules import all_rules as rules_with
+
+    return rules_with(own_rules())
+
+
+def own_codes() -> dict[str, str]:
+    """The code of every benchmark's own rule -> the benchmark's name."""
+    return {
+        rule.code: benchmark.name
+        for benchmark in all_benchmarks().values()
+        for rule in benchmark.lint.rules
+    }
+
+
+def lint_target(benchmark: Benchmark | str | None = None) -> LintTarget:
+    """What a lint run on ``benchmark``'s pairs is told (default: the pair files'), with the
+    other benchmarks' own rules."""
+    chosen = get(benchmark or DEFAULT) if not isinstance(benchmark, Benchmark) else benchmark
+    others = tuple(r for b in all_benchmarks().values() if b is not chosen for r in b.lint.rules)
+    return chosen.lint_target(others)

@@ -12,38 +12,18 @@ scoring route, diff-report and statistics in.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from curate.columns import Column
+from curate.lint.profiles import LintProfile, LintTarget
 
 if TYPE_CHECKING:
     from curate.formats.dataset import Dataset
     from curate.lint.rule import Rule
     from curate.pairs import Pair
-
-
-@dataclass(frozen=True, slots=True)
-class LintProfile:
-    """Which lint rules fit a benchmark's design.
-
-    ``select``: codes or prefixes of the shared rules (:mod:`curate.lint.rules`) that apply
-    (``("ALL",)``: every one); ``off``: those whose premise the design breaks (each with the
-    reason, shown by ``curate lint``); ``rules``: the benchmark's own rule classes, registered
-    beside the shared ones (their codes must not collide; a family letter of their own).
-    ``precision``: the measured precision of the profile on the benchmark's data, printed by
-    ``curate lint`` (``None``: not measured).
-    """
-
-    select: tuple[str, ...] = ("ALL",)
-    off: dict[str, str] = field(default_factory=dict)
-    rules: tuple[type[Rule], ...] = ()
-    precision: str | None = None
-    #: What its own rules read beside each pair (``PairContext.item``), by pair id, from the
-    #: dataset (e.g. StereoSet's validators' labels from the JSON document); ``None``: nothing.
-    items: Callable[[Dataset], Mapping[int, Any]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +119,11 @@ class Benchmark:
     fallback: bool = False
     write_files: Callable[[Dataset, str], dict[str, bytes]] | None = None
     release_note: str = ""
+
+    def lint_target(self, others: tuple[type[Rule], ...] = ()) -> LintTarget:
+        """What a lint run on this benchmark's pairs is told (``others``: the other
+        benchmarks' own rules)."""
+        return LintTarget(self.name, self.title, self.labels, self.lint, others)
 
     def column_of(self, field_name: str) -> str:
         """The column that holds a :class:`~curate.pairs.Pair` field in this benchmark."""

@@ -48,6 +48,7 @@ from curate.commands.common import (
     shown_path,
 )
 from curate.config import Config
+from curate.datasets import read_pairs
 from curate.decisions import write_decisions
 from curate.errors import CurateError, InputError, UsageError, user_text
 from curate.fileio import input_exists, read_text_utf8
@@ -187,6 +188,7 @@ def push(
         measured=measured,
         limit=limit,
         input_format=input_format,
+        read_pairs=read_pairs,
     )
     if measured is not None:
         _report_order(measured, tasks.current)

@@ -29,6 +29,7 @@ from curate.commands.common import (
 from curate.commands.scoring import frontend, run_comparison
 from curate.errors import UsageError, user_text
 from curate.fileio import check_output_dir, check_output_path
+from curate.instrument.quality import MIN_SUBJECTS, instrument_quality
 from curate.pairs import PAIR_FIELDS
 from curate.report.schema import Report
 
@@ -202,6 +203,10 @@ def diff_report(
         err.print(
             f"{user_text(run.model)} on {user_text(run.version)}: {s.pairs} pairs, {s.unique_jobs:,} distinct {s.unit}: "
             f"{s.cache_hits:,} from the cache, {s.computed:,} computed"
+        )
+    if len(result.data["models"]) >= MIN_SUBJECTS:  # the "instrument quality" needs 3+ columns
+        result.data["instrument"] = instrument_quality(
+            before.pairs, after.pairs, result.data["models"]
         )
     paths = write_report(result.data, out_dir)
     _summary(result.data)

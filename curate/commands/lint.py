@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from curate.benchmarks import benchmark_of
+from curate.benchmarks import all_rules, benchmark_of, lint_target
 from curate.commands.common import (
     INPUT_FORMAT,
     OUTPUT_FORMAT,
@@ -26,10 +26,10 @@ from curate.errors import InputError, UsageError, user_text
 from curate.fileio import real_path, write_text_atomic
 from curate.formats import Dataset
 from curate.instrument.rules import BY_CODE as INSTRUMENT_RULES
-from curate.lint import LintSettings, all_rules, fix_pairs, lint_pairs, report, settings_from_table
+from curate.lint import LintSettings, fix_pairs, lint_pairs, report, settings_from_table
 from curate.lint.inputs import skip_unavailable
 from curate.lint.presets import PRESETS, preset_settings
-from curate.lint.profiles import apply_profile
+from curate.lint.profiles import LintTarget, apply_profile
 from curate.tokencache import persistent_splits
 
 #: Caches live here, under the project root (git-ignored).
@@ -151,9 +151,10 @@ def _lint_and_report(
         raise InputError(f"{path}: no pairs (the file holds only a header)")
     # StereoSet pairs written to CSV keep StereoSet's design: the profile follows the columns
     benchmark = benchmark_of(dataset, by_columns=True)
-    settings, notes = apply_profile(settings, benchmark)
+    target = lint_target(benchmark)
+    settings, notes = apply_profile(settings, target)
     column_of = dataset.schema.column_of if dataset.schema is not None else str
-    settings, skipped = skip_unavailable(settings, dataset.fields, column_of)
+    settings, skipped = skip_unavailable(settings, dataset.fields, column_of, target.rules())
     notes += [s.note() for s in skipped]
     if benchmark.lint.precision:
         notes.append(benchmark.lint.precision)
@@ -167,7 +168,7 @@ def _lint_and_report(
             raise UsageError(
                 f"--output {output} is the input file; write the fixed pairs elsewhere"
             )
-        result = fix_pairs(pairs, settings)
+        result = fix_pairs(pairs, settings, target=target)
         write_dataset(dataset.with_pairs(result.pairs), output, output_format)
         err.print(report.format_fixes(result.applied), end="", markup=False, highlight=False)
         err.print(
@@ -176,7 +177,7 @@ def _lint_and_report(
         )
         pairs, output = result.pairs, None
     items = benchmark.lint.items(dataset) if benchmark.lint.items else None
-    findings = _run(pairs, settings, benchmark.name, items)
+    findings = _run(pairs, settings, target, items)
     if statistics:
         text = report.format_statistics(findings, len(pairs), notes)
     else:
@@ -192,7 +193,7 @@ def _lint_and_report(
         raise typer.Exit(1)
 
 
-def _run(pairs, settings: LintSettings, benchmark: str, items=None):
+def _run(pairs, settings: LintSettings, target: LintTarget, items=None):
     with Progress(
         TextColumn("linting"),
         BarColumn(),
@@ -208,7 +209,7 @@ def _run(pairs, settings: LintSettings, benchmark: str, items=None):
             settings,
             progress=lambda done: progress.update(task, completed=done),
             items=items,
-            benchmark=benchmark,
+            target=target,
         )
 
 

@@ -17,6 +17,8 @@ from curate.instrument import stats
 from curate.instrument.consistency import consistency_groups
 from curate.pairs import Pair
 
+#: The section's heading in report.md and report.html.
+TITLE = "Instrument quality"
 #: Fewer score columns than this and the section says why it is empty.
 MIN_SUBJECTS = 3
 #: Random split-halves per version (fewer than the command's default: the report is one section).
@@ -37,6 +39,7 @@ def instrument_quality(
     labels = [str(m.get("label", "")) for m in models]
     if len(models) < MIN_SUBJECTS:
         return {
+            "title": TITLE,
             "subjects": labels,
             "skipped": f"internal consistency needs {MIN_SUBJECTS} or more score columns "
             f"(models x methods); this report has {len(models)}",
@@ -45,11 +48,15 @@ def instrument_quality(
         side: [{row["pair_id"]: row["score"] for row in m["scores"][side]} for m in models]
         for side in ("before", "after")
     }
-    return {
+    section: dict[str, Any] = {
+        "title": TITLE,
         "subjects": labels,
         "before": _version(before, verdicts["before"]),
         "after": _version(after, verdicts["after"]),
     }
+    # the report renders the section from its own table (report/ imports no instrument module)
+    section["table"] = {"header": HEADER, "rows": quality_rows(section), "note": NOTE}
+    return section
 
 
 NOTE = (

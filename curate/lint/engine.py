@@ -9,15 +9,17 @@ from typing import Any
 
 from curate.findings import Finding
 from curate.lint.lexicon import Lexicon, load_lexicon
+from curate.lint.profiles import PAIRS, LintTarget, apply_profile
 from curate.lint.rule import DatasetRule, PairContext, Rule, Violation
 from curate.lint.rules import all_rules
 from curate.lint.settings import LintSettings, selected_codes
 from curate.pairs import Pair
 
 
-def selected_rules(settings: LintSettings) -> list[Rule]:
-    """Instances of the rules the settings enable, in code order."""
-    rules = all_rules()
+def selected_rules(settings: LintSettings, own: Iterable[type[Rule]] = ()) -> list[Rule]:
+    """Instances of the rules the settings enable, in code order (``own``: a benchmark's own
+    rules, beside the shared ones)."""
+    rules = all_rules(own)
     return [rules[code]() for code in selected_codes(settings, rules)]
 
 
@@ -48,21 +50,19 @@ def lint_pairs(
     *,
     progress: Callable[[int], None] | None = None,
     items: Mapping[int, Any] | None = None,
-    benchmark: str | None = None,
+    target: LintTarget = PAIRS,
 ) -> list[Finding]:
     """Lint every pair; findings are ordered by pair (input order), then rule code.
 
     ``items``: what the benchmark keeps beside each pair, by pair id (its lint profile's
     ``items``), given to the rules as :attr:`PairContext.item`. Only the rules of
-    ``benchmark``'s lint profile run (default: CrowS-Pairs'), so another benchmark's own rules
-    never run on pairs they were not written for.
+    ``target``'s lint profile run (default: pair files, every shared rule; the registry's
+    :func:`curate.benchmarks.lint_target` names a benchmark's), so another benchmark's own
+    rules never run on pairs they were not written for.
     """
-    from curate import benchmarks
-    from curate.lint.profiles import apply_profile
-
     settings = settings or LintSettings()
-    settings, _ = apply_profile(settings, benchmarks.get(benchmark or benchmarks.DEFAULT))
-    rules = selected_rules(settings)
+    settings, _ = apply_profile(settings, target)
+    rules = selected_rules(settings, target.own_and_others())
     lexicon = load_lexicon()
     with _no_gc():
         return _lint(pairs, settings, rules, lexicon, progress, items or {})

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from curate.lint.engine import selected_rules
 from curate.lint.lexicon import load_lexicon
+from curate.lint.profiles import PAIRS, LintTarget
 from curate.lint.rule import DatasetRule, PairContext
 from curate.lint.settings import LintSettings
 from curate.pairs import Pair
@@ -102,10 +103,14 @@ def _keeps_the_pair(current: Pair, candidate: Pair) -> bool:
     ) and template_words(candidate) == template_words(current)
 
 
-def fix_pairs(pairs: Sequence[Pair], settings: LintSettings | None = None) -> FixResult:
-    """Apply the safe fixes of the selected fixable rules to every pair."""
+def fix_pairs(
+    pairs: Sequence[Pair], settings: LintSettings | None = None, *, target: LintTarget = PAIRS
+) -> FixResult:
+    """Apply the safe fixes of the selected fixable rules to every pair (``target``: the
+    benchmark the settings were profiled for, whose rules they may name)."""
     settings = settings or LintSettings()
-    rules = [r for r in selected_rules(settings) if r.fixable and not isinstance(r, DatasetRule)]
+    selected = selected_rules(settings, target.own_and_others())
+    rules = [r for r in selected if r.fixable and not isinstance(r, DatasetRule)]
     lexicon = load_lexicon()
     fixed: list[Pair] = []
     applied: list[AppliedFix] = []

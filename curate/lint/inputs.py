@@ -13,9 +13,10 @@ engine (not on the rule classes) so that rules stay pure checks of one pair.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
+from curate.lint.rule import Rule
 from curate.lint.rules import all_rules
 from curate.lint.settings import LintSettings, selected_codes
 
@@ -47,11 +48,14 @@ def skip_unavailable(
     settings: LintSettings,
     fields: Collection[str],
     column_of: Callable[[str], str] = str,
+    rules: Mapping[str, type[Rule]] | None = None,
 ) -> tuple[LintSettings, tuple[SkippedRule, ...]]:
     """The settings without the selected rules whose columns the input lacks (``fields``: the
     Pair fields the input has, :attr:`curate.formats.Dataset.fields`), and those rules
-    (``column_of``: the column of a field in the input's benchmark, for the note)."""
-    rules = all_rules()
+    (``column_of``: the column of a field in the input's benchmark, for the note; ``rules``:
+    every rule the run knows, :meth:`curate.lint.profiles.LintTarget.rules`; default: the
+    shared ones)."""
+    rules = all_rules() if rules is None else rules
     skipped = tuple(
         SkippedRule(code, rules[code].name, missing, tuple(map(column_of, missing)))
         for code in selected_codes(settings, rules)

@@ -1,48 +1,96 @@
 """A benchmark's lint profile applied to a run: the rules that fit its design, and why the
 others are off.
 
-Every rule is in one registry (:func:`curate.lint.all_rules`: the shared families and every
-benchmark's own rules), so ``curate rules`` documents them all and a selection names any code.
-A run on one benchmark's file then ignores what its :class:`~curate.benchmarks.LintProfile`
-leaves out: the shared rules it does not select or turns off (each with the reason, printed once
-when the selection would have run it) and the other benchmarks' own rules. Ignoring wins over
-selecting, so ``--select S002`` on StereoSet still does not run a rule StereoSet's design breaks.
+A benchmark *declares* a :class:`LintProfile` (this stage defines what one is, so the lint
+stage never imports a benchmark); a run is told which benchmark's pairs it checks by a
+:class:`LintTarget`, which the registry of benchmarks builds (:func:`curate.benchmarks.lint_target`).
+The run then ignores what the profile leaves out: the shared rules it does not select or turns off
+(each with the reason, printed once when the selection would have run it) and the other
+benchmarks' own rules. Ignoring wins over selecting, so ``--select S002`` on StereoSet still does
+not run a rule StereoSet's design breaks.
 """
 
 from __future__ import annotations
 
-from curate.benchmarks import Benchmark, all_benchmarks
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
 from curate.lint.rules import all_rules
 from curate.lint.settings import LintSettings, _matches, selected_codes
+from curate.pairs import BIAS_TYPES
+
+if TYPE_CHECKING:
+    from curate.formats.dataset import Dataset
+    from curate.lint.rule import Rule
 
 
-def own_codes() -> dict[str, str]:
-    """The code of every benchmark's own rule -> the benchmark's name."""
-    return {
-        rule.code: benchmark.name
-        for benchmark in all_benchmarks().values()
-        for rule in benchmark.lint.rules
-    }
+@dataclass(frozen=True, slots=True)
+class LintProfile:
+    """Which lint rules fit a benchmark's design.
+
+    ``select``: codes or prefixes of the shared rules (:mod:`curate.lint.rules`) that apply
+    (``("ALL",)``: every one); ``off``: those whose premise the design breaks (each with the
+    reason, shown by ``curate lint``); ``rules``: the benchmark's own rule classes, registered
+    beside the shared ones (their codes must not collide; a family letter of their own).
+    ``precision``: the measured precision of the profile on the benchmark's data, printed by
+    ``curate lint`` (``None``: not measured).
+    """
+
+    select: tuple[str, ...] = ("ALL",)
+    off: dict[str, str] = field(default_factory=dict)
+    rules: tuple[type[Rule], ...] = ()
+    precision: str | None = None
+    #: What its own rules read beside each pair (``PairContext.item``), by pair id, from the
+    #: dataset (e.g. StereoSet's validators' labels from the JSON document); ``None``: nothing.
+    items: Callable[[Dataset], Mapping[int, Any]] | None = None
 
 
-def in_profile(code: str, benchmark: Benchmark) -> bool:
-    """Whether rule ``code`` may run on ``benchmark``'s data."""
-    owner = own_codes().get(code)
-    if owner is not None:
-        return owner == benchmark.name
-    profile = benchmark.lint
+@dataclass(frozen=True)
+class LintTarget:
+    """The benchmark whose pairs a run checks: its name and title (for notes), its known
+    ``bias_type`` labels, its profile, and the other benchmarks' own rules (``others``: known,
+    so a selection may name them, but never run on these pairs)."""
+
+    name: str
+    title: str
+    labels: tuple[str, ...]
+    profile: LintProfile
+    others: tuple[type[Rule], ...] = ()
+
+    def own_and_others(self) -> tuple[type[Rule], ...]:
+        """Every benchmark's own rules: its own, then the others'."""
+        return (*self.profile.rules, *self.others)
+
+    def rules(self) -> dict[str, type[Rule]]:
+        """Every rule the run knows, by code: the shared ones, its own and the others'."""
+        return all_rules(self.own_and_others())
+
+
+#: The target of a run that names none: pair files, with every shared rule.
+PAIRS = LintTarget("crows-pairs", "CrowS-Pairs", BIAS_TYPES, LintProfile())
+
+
+def in_profile(code: str, target: LintTarget) -> bool:
+    """Whether rule ``code`` may run on ``target``'s data."""
+    if any(rule.code == code for rule in target.profile.rules):
+        return True
+    if any(rule.code == code for rule in target.others):
+        return False
+    profile = target.profile
     return _matches(code, profile.select) and code not in profile.off
 
 
-def apply_profile(settings: LintSettings, benchmark: Benchmark) -> tuple[LintSettings, list[str]]:
-    """The settings with every rule outside ``benchmark``'s profile ignored and its labels as
+def apply_profile(settings: LintSettings, target: LintTarget) -> tuple[LintSettings, list[str]]:
+    """The settings with every rule outside ``target``'s profile ignored and its labels as
     the known ones, and one note per selected rule that the profile turns off (naming why)."""
-    rules = all_rules()
+    rules = target.rules()
     chosen = selected_codes(settings, rules)
-    outside = tuple(code for code in rules if not in_profile(code, benchmark))
+    outside = tuple(code for code in rules if not in_profile(code, target))
+    off = target.profile.off
     notes = [
-        f"off for {benchmark.title}: {code} {rules[code].name}: {benchmark.lint.off[code]}"
+        f"off for {target.title}: {code} {rules[code].name}: {off[code]}"
         for code in chosen
-        if code in benchmark.lint.off
+        if code in off
     ]
-    return settings.with_overrides(ignore=settings.ignore + outside, labels=benchmark.labels), notes
+    return settings.with_overrides(ignore=settings.ignore + outside, labels=target.labels), notes

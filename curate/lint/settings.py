@@ -32,7 +32,7 @@ class LintSettings:
     min_label_support: float = 0.4
     extra: Mapping[str, Any] = field(default_factory=dict)
     #: The known ``bias_type`` labels of the input's benchmark, set by its lint profile
-    #: (:func:`curate.lint.profiles.apply_profile`); ``None``: those of each pair's benchmark.
+    #: (:func:`curate.lint.profiles.apply_profile`); ``None``: the nine CrowS-Pairs types.
     labels: tuple[str, ...] | None = None
 
     def with_overrides(self, **values: Any) -> LintSettings:

@@ -156,7 +156,7 @@ def _dumps(value: Any) -> bytes:
 
 
 def _rule_summaries(codes: tuple[str, ...]) -> dict[str, tuple[str, str]]:
-    from curate.lint import all_rules
+    from curate.benchmarks import all_rules
 
     rules = all_rules()
     return {c: (rules[c].name, rules[c].summary) for c in codes if c in rules}

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from curate import sources as sources_lib
 from curate.annotate.rounds import check_round_name, round_files
 from curate.benchmarks import input_formats
 from curate.config import Config
@@ -152,7 +153,7 @@ def _string(table: dict[str, Any], key: str, where: str, source: str) -> str | N
 
 def check_fix_codes(codes: list[str] | tuple[str, ...], source: str) -> tuple[str, ...]:
     """Validate exact, fixable lint rule codes; return them sorted and unique."""
-    from curate.lint import all_rules
+    from curate.benchmarks import all_rules
 
     rules = all_rules()
     fixable = sorted(code for code, rule in rules.items() if rule.fixable)
@@ -321,9 +322,6 @@ def recipe_from_options(
 
     The raw file is pinned by the registry's SHA-256 for ``source``.
     """
-    from curate import sources as sources_lib
-    from curate.release.revise import recipe_source
-
     registry = sources_lib.load_sources(cfg.sources)
     entry = recipe_source(registry, source)[0]
     decisions: list[DecisionSource] = []
@@ -344,3 +342,33 @@ def recipe_from_options(
         decisions=tuple(decisions),
         input_format=input_format,
     )
+
+
+def recipe_source(
+    registry: dict[str, sources_lib.Source], name: str
+) -> tuple[sources_lib.Source, tuple[sources_lib.Source, ...]]:
+    """The source a recipe names, and its member files when it is a benchmark fetched as
+    several files into one folder (``winobias``: its pro/anti files and occupation lists).
+
+    Such a source is the folder (``file`` = the folder's name), pinned by the SHA-256 of the
+    ``sha256sum`` lines of its members (their pinned digests, by file name), so that a release
+    is built from every subset at once, each file still verified against its own pin.
+    """
+    from curate import benchmarks
+
+    if name not in registry and name in benchmarks.all_benchmarks():
+        members = tuple(registry[m] for m in benchmarks.get(name).fetch_sources if m in registry)
+        folders = {m.folder for m in members}
+        if len(members) > 1 and len(folders) == 1 and members[0].folder:
+            sums = "".join(f"{m.sha256}  {m.file}\n" for m in sorted(members, key=lambda m: m.file))
+            first = members[0]
+            folder = sources_lib.Source(
+                name=name,
+                file=first.folder,
+                url=first.url.rsplit("/", 1)[0] + "/",
+                sha256=hashlib.sha256(sums.encode("utf-8")).hexdigest(),
+                license=first.license,
+                citation=first.citation,
+            )
+            return folder, members
+    return sources_lib.get_source(registry, name), ()

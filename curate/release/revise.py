@@ -28,7 +28,6 @@ extra columns and StereoSet fields included, or in another shape on request.
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -47,7 +46,7 @@ from curate.formats import Dataset, log_warnings
 from curate.jsonl import dumps_line, read_jsonl_objects
 from curate.lint import AppliedFix, LintSettings, fix_pairs
 from curate.pairs import EDITABLE_FIELDS, TEXT_FIELDS, Pair
-from curate.release.recipe import DecisionSource, Recipe
+from curate.release.recipe import DecisionSource, Recipe, recipe_source
 
 #: The upstream columns of the sentences (what a correction edits).
 TEXT_COLUMNS = frozenset(COLUMN_OF[name] for name in TEXT_FIELDS)
@@ -358,36 +357,6 @@ def revise_pairs(
         if change is not None:
             changes.append(change)
     return revised, changes
-
-
-def recipe_source(
-    registry: dict[str, sources_lib.Source], name: str
-) -> tuple[sources_lib.Source, tuple[sources_lib.Source, ...]]:
-    """The source a recipe names, and its member files when it is a benchmark fetched as
-    several files into one folder (``winobias``: its pro/anti files and occupation lists).
-
-    Such a source is the folder (``file`` = the folder's name), pinned by the SHA-256 of the
-    ``sha256sum`` lines of its members (their pinned digests, by file name), so that a release
-    is built from every subset at once, each file still verified against its own pin.
-    """
-    from curate import benchmarks
-
-    if name not in registry and name in benchmarks.all_benchmarks():
-        members = tuple(registry[m] for m in benchmarks.get(name).fetch_sources if m in registry)
-        folders = {m.folder for m in members}
-        if len(members) > 1 and len(folders) == 1 and members[0].folder:
-            sums = "".join(f"{m.sha256}  {m.file}\n" for m in sorted(members, key=lambda m: m.file))
-            first = members[0]
-            folder = sources_lib.Source(
-                name=name,
-                file=first.folder,
-                url=first.url.rsplit("/", 1)[0] + "/",
-                sha256=hashlib.sha256(sums.encode("utf-8")).hexdigest(),
-                license=first.license,
-                citation=first.citation,
-            )
-            return folder, members
-    return sources_lib.get_source(registry, name), ()
 
 
 def raw_path(

@@ -228,19 +228,20 @@ def robust_flip_section(data: Report, explore: str | None = None) -> str:
 
 
 def instrument_section(data: Report) -> str:
-    """The "instrument quality" section: internal consistency of both versions."""
-    from curate.instrument.quality import HEADER, NOTE, quality_rows
-
+    """The "instrument quality" section (internal consistency of both versions), from the
+    table it carries (:func:`curate.instrument.quality.instrument_quality`)."""
     section = data.get("instrument")
     if not section:
         return ""
+    title = f"<h2>{escape_html(section['title'])}</h2>"
     if "skipped" in section:
-        return f'<h2>Instrument quality</h2><p class="note">{escape_html(section["skipped"])}.</p>'
-    rows = [[escape_html(c) for c in row] for row in quality_rows(section)]
+        return f'{title}<p class="note">{escape_html(section["skipped"])}.</p>'
+    table = section["table"]
+    rows = [[escape_html(c) for c in row] for row in table["rows"]]
     return (
-        "<h2>Instrument quality</h2>"
-        + _html_table([escape_html(h) for h in HEADER], rows)
-        + f'<p class="note">{escape_html(NOTE)}</p>'
+        title
+        + _html_table([escape_html(h) for h in table["header"]], rows)
+        + f'<p class="note">{escape_html(table["note"])}</p>'
     )
 
 

@@ -42,17 +42,18 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list
 
 
 def instrument_lines(data: Report) -> list[str]:
-    """The "instrument quality" section: internal consistency of both versions."""
-    from curate.instrument.quality import HEADER, NOTE, quality_rows
-
+    """The "instrument quality" section (internal consistency of both versions), from the
+    table it carries (:func:`curate.instrument.quality.instrument_quality`)."""
     section = data.get("instrument")
     if not section:
         return []
-    lines = ["## Instrument quality", ""]
+    lines = [f"## {escape_markdown(section['title'])}", ""]
     if "skipped" in section:
         return [*lines, escape_markdown(section["skipped"]) + ".", ""]
-    lines += markdown_table(HEADER, [[escape_markdown(c) for c in row] for row in quality_rows(section)])
-    return [*lines, NOTE, ""]
+    table = section["table"]
+    rows = [[escape_markdown(c) for c in row] for row in table["rows"]]
+    lines += markdown_table(table["header"], rows)
+    return [*lines, table["note"], ""]
 
 
 def robust_flip_lines(data: Report) -> list[str]:

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from curate.instrument.quality import MIN_SUBJECTS, instrument_quality
 from curate.modelnames import model_label
 from curate.pairs import PAIR_FIELDS, Pair
 from curate.report.alignment import VersionAlignment, align_versions
@@ -124,7 +123,12 @@ def report_data(
     settings: Settings,
     models: Sequence[ModelSection],
 ) -> Report:
-    """The report.json document: versions, alignment, settings and one section per model."""
+    """The report.json document: versions, alignment, settings and one section per model.
+
+    Sections built on the report by later stages (the "instrument quality" of
+    :mod:`curate.instrument.quality`) are added by the command that asks for them; each carries
+    its own table (:func:`curate.report.tables.table_section`), so this package renders them
+    without importing the stage that made them."""
     report: Report = {
         "format": REPORT_FORMAT,
         "before": {"label": before.label, "pairs": len(before.pairs)},
@@ -134,8 +138,6 @@ def report_data(
         "models": list(models),
         "robust_flips": robust_flips(models),
     }
-    if len(models) >= MIN_SUBJECTS:  # the "instrument quality" section needs 3+ columns
-        report["instrument"] = instrument_quality(before.pairs, after.pairs, models)
     return report
 
 

@@ -51,17 +51,11 @@ class Method:
     decimals: int | None = None
     #: What the other peers that score the "same" method compute differently.
     others: str = ""
-
-    @property
-    def dataset(self) -> str:
-        """The benchmark the method scores: the one whose :class:`~curate.benchmarks.Scoring`
-        lists it among its own methods (StereoSet's), else every pair benchmark's default."""
-        from curate import benchmarks
-
-        return next(
-            (b.name for b in benchmarks.all_benchmarks().values() if self.name in b.scoring.methods),
-            benchmarks.DEFAULT,
-        )
+    #: The benchmark whose files the method scores (``crows-pairs``: every pair benchmark),
+    #: and its title for messages. A benchmark with its own methods lists the same names in
+    #: its :class:`~curate.benchmarks.spec.Scoring` (a test checks the two agree).
+    dataset: str = "crows-pairs"
+    dataset_title: str = "CrowS-Pairs"
 
     @property
     def one_pass(self) -> bool:
@@ -234,6 +228,8 @@ METHODS: dict[str, Method] = {
             "probability of the template word's tokens (the word encoded as it is, as the "
             "official IntrasentenceLoader); intersentence, p(IsNext) from the pretrained "
             "next-sentence-prediction head (skipped, with a note, for a model without one).",
+            dataset="stereoset",
+            dataset_title="StereoSet",
         ),
         Method(
             "stereoset-mlm-biasbench",
@@ -244,6 +240,8 @@ METHODS: dict[str, Method] = {
             "StereoSet files only: as stereoset-mlm, but the template word encoded with a "
             "leading space for RoBERTa-family models, as bias-bench does (one mask for "
             "'Ġhispanic' where the official code has three); the same numbers for BERT.",
+            dataset="stereoset",
+            dataset_title="StereoSet",
         ),
         Method(
             "stereoset-pll",
@@ -254,6 +252,8 @@ METHODS: dict[str, Method] = {
             "StereoSet files only, the seed paper's Table 7 pseudo-log-likelihood: intrasentence, "
             "mask each token but the filled word's and sum the log-probabilities; "
             "intersentence, the PLL of the context sentence with the candidate after it.",
+            dataset="stereoset",
+            dataset_title="StereoSet",
         ),
         Method(
             "stereoset-clm",
@@ -264,6 +264,8 @@ METHODS: dict[str, Method] = {
             "StereoSet files only, the official GPT-2 code: intrasentence, geometric mean "
             "probability of the sentence's tokens, the first given <|endoftext|>; "
             "intersentence, evaluate_intersentence's no_context_score / context_score.",
+            dataset="stereoset",
+            dataset_title="StereoSet",
         ),
         Method(
             "stereoset-clm-context-ratio",
@@ -273,6 +275,8 @@ METHODS: dict[str, Method] = {
             "log ratio",
             "StereoSet files only: as stereoset-clm, but intersentence candidates ranked as the "
             "seed paper describes, log2 of their probability given the context over alone.",
+            dataset="stereoset",
+            dataset_title="StereoSet",
         ),
         Method(
             "stereoset-clm-conditional",
@@ -282,6 +286,8 @@ METHODS: dict[str, Method] = {
             "geometric mean probability",
             "StereoSet files only: as stereoset-clm, but intersentence candidates scored by "
             "their geometric mean probability given the context (curate's earlier route).",
+            dataset="stereoset",
+            dataset_title="StereoSet",
         ),
     )
 }
@@ -325,10 +331,8 @@ def methods_for_model(requested: Sequence[str], kind: str, model: str) -> tuple[
         return tuple(METHODS[name] for name in DEFAULT_METHODS[kind])
     own = [name for name in requested if METHODS[name].dataset != "crows-pairs"]
     if own:
-        from curate.benchmarks import get
-
         raise UsageError(
-            f"method {', '.join(own)} scores {get(METHODS[own[0]].dataset).title} files only; "
+            f"method {', '.join(own)} scores {METHODS[own[0]].dataset_title} files only; "
             f"for pairs choose from {', '.join(methods_of_kind(kind))}"
         )
     unfit = [name for name in requested if METHODS[name].kind != kind]

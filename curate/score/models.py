@@ -507,7 +507,7 @@ def _packing_matches(lm: CausalLM) -> bool:
     """Do two sentences packed into one row (their common prefix once, a 4D attention mask and
     restarting position ids) get the numbers each gets alone? An architecture that ignores a
     custom mask or position ids would not: it is then scored one row per sentence."""
-    from curate.score.passes import next_token_logprobs
+    from curate.score.packing import next_token_logprobs
 
     probe = [lm.prefix_token_id, *_probe_ids(lm)][: max(lm.max_length // 2, 2)]
     if len(probe) < 5:

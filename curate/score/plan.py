@@ -28,6 +28,7 @@ from curate.pairs import Pair
 from curate.score.cache import sentence_key
 from curate.score.methods import CAUSAL_PASSES, METHODS, PLL_L2R_PASS, Method
 from curate.score.models import CausalLM, LoadedModel, ModelError
+from curate.score.packing import common_prefix
 
 #: Largest share of a batch's rows that may be padding: padding costs as much as real rows,
 #: while splitting a batch only shrinks it (CrowS-Pairs: almost every batch has one length).
@@ -187,16 +188,6 @@ def rest_of_word(words: Sequence[int | None], position: int) -> tuple[int, ...]:
     if word is None:
         return ()
     return tuple(j for j in range(position + 1, len(words)) if words[j] == word)
-
-
-def common_prefix(first: Sequence[int], second: Sequence[int]) -> int:
-    """The number of leading tokens two id sequences share."""
-    n = 0
-    for a, b in zip(first, second, strict=False):
-        if a != b:
-            break
-        n += 1
-    return n
 
 
 def row_length(job: Job) -> int:

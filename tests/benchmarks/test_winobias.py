@@ -34,7 +34,6 @@ from curate.errors import InputError
 from curate.lint import LintSettings, lint_pairs
 from curate.lint.profiles import in_profile
 from curate.lint.rule import PairContext
-from curate.lint.rules import all_rules
 from curate.score.files import read_scores_csv
 from curate.sources import MIRROR_ENV, fetch, load_sources
 from tests.conftest import REGISTRY
@@ -206,7 +205,8 @@ def test_stereotype_rule_flags_an_anti_line_that_follows_the_stereotype() -> Non
 
 
 def profile_codes() -> set[str]:
-    return {code for code in all_rules() if in_profile(code, BENCHMARK)}
+    target = benchmarks.lint_target(BENCHMARK)
+    return {code for code in target.rules() if in_profile(code, target)}
 
 
 def test_lint_profile_has_the_winobias_rules_and_spelling_only() -> None:
@@ -217,7 +217,7 @@ def test_lint_profile_has_the_winobias_rules_and_spelling_only() -> None:
 def test_lint_on_the_real_files_finds_the_non_minimal_pairs(winobias_dir: Path) -> None:
     dataset = read_dataset(winobias_dir)
     settings = LintSettings(select=tuple(sorted(profile_codes())))
-    findings = lint_pairs(dataset.pairs, settings, benchmark="winobias")
+    findings = lint_pairs(dataset.pairs, settings, target=benchmarks.lint_target("winobias"))
     non_minimal = {f.pair_id for f in findings if f.code == "B001"}
     assert pair_id(1, "dev", 92) in non_minimal  # "needed a desk" / "needed one"
     assert pair_id(2, "dev", 119) in non_minimal  # "to won" / "to win"

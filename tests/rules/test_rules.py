@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from curate.lint import LintSettings, all_rules, lint_pairs
-from curate.lint.profiles import own_codes
+from curate.benchmarks import all_rules, lint_target, own_codes
+from curate.lint import LintSettings, lint_pairs
 from curate.lint.rule import DatasetRule, Example, Rule
 
 RULES = all_rules()
@@ -22,7 +22,7 @@ def _codes_for(examples: list[Example], rule: type[Rule]) -> list[set[str]]:
     pairs = [e.to_pair(i) for i, e in enumerate(examples)]
     items = {p.pair_id: e.item for p, e in zip(pairs, examples, strict=True) if e.item is not None}
     owner = own_codes().get(rule.code)  # a benchmark's own rule runs under its profile
-    findings = lint_pairs(pairs, settings, items=items, benchmark=owner)
+    findings = lint_pairs(pairs, settings, items=items, target=lint_target(owner))
     if issubclass(rule, DatasetRule):
         return [{f.code for f in findings}]
     return [{f.code for f in findings if f.pair_id == p.pair_id} for p in pairs]

@@ -1,11 +1,13 @@
 """The lint rules, listed explicitly per family (like sqlfluff's ``get_rules()`` per bundle and
 ruff's codes table): adding a rule means adding its class here, so the registry is plain data
-and ``curate.lint.rule`` never has to import the rule modules.
+and ``curate.lint.rule`` never has to import the rule modules. A benchmark's own rules live in
+its package and are handed in (``all_rules(own)``): this package imports no benchmark.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 
 from curate.lint.rule import Rule
 from curate.lint.rules import (
@@ -73,29 +75,26 @@ def _checked(rule: type[Rule], family: str, seen: dict[str, type[Rule]]) -> None
         raise TypeError(f"rule {rule.code} needs a docstring explaining the defect")
 
 
-def _families() -> dict[str, tuple[type[Rule], ...]]:
-    """The shared families, then each benchmark's own rules (listed by its lint profile)."""
-    from curate.benchmarks import all_benchmarks
-
+def _families(own: tuple[type[Rule], ...]) -> dict[str, tuple[type[Rule], ...]]:
+    """The shared families, then the benchmarks' own rules (each benchmark's lint profile
+    lists them; the registry of benchmarks hands them in)."""
     families = {family: list(rules) for family, rules in FAMILIES.items()}
-    for benchmark in all_benchmarks().values():
-        for rule in benchmark.lint.rules:
-            families.setdefault(rule.family(), []).append(rule)
+    for rule in own:
+        families.setdefault(rule.family(), []).append(rule)
     return {family: tuple(rules) for family, rules in families.items()}
 
 
 @functools.cache
-def _registry(benchmarks: tuple[str, ...] = ()) -> dict[str, type[Rule]]:
+def _registry(own: tuple[type[Rule], ...]) -> dict[str, type[Rule]]:
     seen: dict[str, type[Rule]] = {}
-    for family, rules in _families().items():
+    for family, rules in _families(own).items():
         for rule in rules:
             _checked(rule, family, seen)
             seen[rule.code] = rule
     return dict(sorted(seen.items()))
 
 
-def all_rules() -> dict[str, type[Rule]]:
-    """Every rule by code, in code order: the shared ones and every benchmark's own."""
-    from curate.benchmarks import BENCHMARKS
-
-    return dict(_registry(tuple(BENCHMARKS)))
+def all_rules(own: Iterable[type[Rule]] = ()) -> dict[str, type[Rule]]:
+    """Every rule by code, in code order: the shared ones and the benchmarks' own rules given
+    (``own``; :func:`curate.benchmarks.all_rules` gives every benchmark's)."""
+    return dict(_registry(tuple(own)))

@@ -6,10 +6,10 @@ from collections import Counter
 from collections.abc import Iterator
 
 from curate.align import Token
-from curate.benchmarks import of_pairs
 from curate.lint.lexicon import CONFUSABLE_LABELS
 from curate.lint.names import name_gender
 from curate.lint.rule import Example, PairContext, Rule, Violation, compound_words
+from curate.pairs import BIAS_TYPES
 
 _FIVE_RELIGION = (("religion",),) * 4 + (("race-color",),)
 
@@ -68,9 +68,9 @@ class UnknownBiasType(Rule):
     good = (Example("Asians are quiet.", "Whites are quiet.", "race-color"),)
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
-        # the labels of the pair's benchmark (a StereoSet item, which keeps its item id, is
-        # labelled with StereoSet's four domains)
-        known = ctx.settings.labels or of_pairs((ctx.pair,)).labels
+        # the labels of the run's benchmark (its lint profile sets them: StereoSet's four
+        # domains for StereoSet items); a rule checked outside a run knows the nine types
+        known = ctx.settings.labels or BIAS_TYPES
         if ctx.pair.bias_type not in known:
             yield Violation(f"bias_type {ctx.pair.bias_type!r} is not one of {', '.join(known)}")
 
