@@ -19,7 +19,8 @@ LABEL_STUDIO_VERSION ?= 1.23.2
 help:
 	@echo "make demo  - create .venv, install, fetch CrowS-Pairs and run the pipeline on it,"
 	@echo "             then stats and lint on the StereoSet dev set"
-	@echo "make test  - create .venv if needed, install with the test and ray extras, run ruff and"
+	@echo "make test  - create .venv if needed, install with the test and ray extras, run ruff, the"
+	@echo "             import contracts (lint-imports) and"
 	@echo "             the tests (the Ray tests start a local Ray and a two-node cluster)"
 	@echo "             (also installs the Label Studio server into $(LS_VENV) for the integration tests)"
 	@echo "make fuzz  - fuzz every reader for FUZZ_MINUTES (30) and interrupt every command 20 times"
@@ -57,6 +58,7 @@ demo: install
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 # pytest exits 5 when it collects no tests; that is not a failure of the suite.
 test: install lint labelstudio

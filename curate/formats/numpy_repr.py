@@ -2,7 +2,7 @@
 
 Loading ``crows_pairs`` with ``datasets`` and saving it with pandas turns the list columns into
 the ``str()`` of numpy arrays: ``annotations`` becomes ``[array([8]) array([8]) array([],
-dtype=int64) ...]`` (numpy wraps long ones over several lines) and ``anon_annotators``
+dtype=int64) ...]`` (numpy wraps long ones over several lines) and the validators' ids
 ``['a115' 'a13' ...]`` (no commas). Martínez & Kremer (2023) published their parallel forms so.
 This module reads both without ``eval`` (a small tokenizer over integers and quoted strings) and
 writes them back with numpy's own ``str()``, so its line wrapping is reproduced byte for byte.

@@ -19,6 +19,7 @@ from typing import Any
 
 import jinja2
 
+from curate.benchmarks.crows_pairs.columns import COLUMNS as HF_TABLE
 from curate.formats.labels import HF_BIAS_TYPES, HF_DIRECTIONS
 from curate.release.pairdiff import PairDiff
 from curate.release.versions import CSV_NAME, PARQUET_NAME
@@ -221,6 +222,10 @@ def render_card(
         hf_data_bytes=hf_data_bytes,
         hf_bias_types=HF_BIAS_TYPES,
         hf_directions=HF_DIRECTIONS,
+        # the Hugging Face features, from the CrowS-Pairs column table (its id column is "id")
+        hf_columns=[
+            {"name": "id" if c.field == "pair_id" else c.name, "kind": c.kind} for c in HF_TABLE
+        ],
         lm_eval_task=lm_eval_task,
         benchmark_title=benchmark_title,
         own_files=own_files,

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from curate.pairs import STEREOSET_DOMAINS
+from curate.benchmarks.stereoset.columns import DOMAINS as STEREOSET_DOMAINS
 
 KINDS: tuple[str, ...] = ("intrasentence", "intersentence")
 
