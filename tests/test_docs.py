@@ -9,6 +9,7 @@ build fails on a broken link or anchor), so they work in both places.
 from __future__ import annotations
 
 import html
+import json
 import os
 import re
 import subprocess
@@ -141,9 +142,9 @@ def test_readme_is_a_short_entry_point() -> None:
     assert unlinked == []
 
 
-def _help(path: tuple[str, ...]) -> str:
-    """``curate PATH --help`` as the reference renders it (plain text, 100 columns)."""
-    result = CliRunner().invoke(app, [*path, "--help"], prog_name="curate", color=False)
+def _run(args: list[str]) -> str:
+    """What ``curate ARGS`` prints, as the generated pages render it (plain text, 100 columns)."""
+    result = CliRunner().invoke(app, args, prog_name="curate", color=False)
     assert result.exit_code == 0, result.output
     return "\n".join(line.rstrip() for line in result.output.splitlines()).strip("\n")
 
@@ -156,10 +157,12 @@ def _command_paths(command: object, path: tuple[str, ...] = ()) -> list[tuple[st
     return paths
 
 
-def _reference_blocks(page: str) -> dict[str, str]:
-    """Heading id -> the text of the code block under it, in the built CLI reference."""
+def _blocks(page: str, ids: str) -> dict[str, str]:
+    """Heading id -> the text of the code block under it, for the headings whose id matches
+    ``ids``, in a built page."""
     blocks = {}
-    for match in re.finditer(r'<h[23] id="(curate[^"]*)".*?<pre[^>]*>(.*?)</pre>', page, re.S):
+    pattern = rf'<h[23] id="({ids})".*?<pre[^>]*>(.*?)</pre>'
+    for match in re.finditer(pattern, page, re.S):
         blocks[match.group(1)] = html.unescape(re.sub(r"<[^>]+>", "", match.group(2))).strip("\n")
     return blocks
 
@@ -169,8 +172,9 @@ def test_site_builds_offline_without_warnings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`mkdocs build --strict` (what `make docs` runs) into a temporary directory: no warning
-    (broken links and anchors included), no asset from another host, and a CLI reference whose
-    every command's block is that command's current --help."""
+    (broken links and anchors included), no asset from another host, a CLI reference whose
+    every command's block is that command's current --help, and a rule catalogue that is
+    what `curate rules CODE` prints for every rule."""
     site = tmp_path / "site"
     env = {
         **os.environ,
@@ -189,6 +193,7 @@ def test_site_builds_offline_without_warnings(
     assert {p.relative_to(site).as_posix() for p in pages} >= {
         "index.html", "architecture.html", "statistics.html", "reference/cli.html",
         "commands/lint.html", "benchmarks/winobias.html", "methods/causal.html",
+        "reference/rules.html",
     }  # fmt: skip
     assert (site / "explore.png").is_file()
     for page in pages:
@@ -200,9 +205,19 @@ def test_site_builds_offline_without_warnings(
 
     monkeypatch.setattr(rich_utils, "MAX_WIDTH", 100)
     monkeypatch.setattr(rich_utils, "FORCE_TERMINAL", False)
-    blocks = _reference_blocks((site / "reference" / "cli.html").read_text(encoding="utf-8"))
+    reference = (site / "reference" / "cli.html").read_text(encoding="utf-8")
+    blocks = _blocks(reference, r"curate[^\"]*")
     paths = _command_paths(typer.main.get_command(app))
     assert len(paths) > 20
     assert sorted(blocks) == sorted("-".join(("curate", *p)) for p in paths)
     for path in paths:
-        assert blocks["-".join(("curate", *path))] == _help(path), path
+        assert blocks["-".join(("curate", *path))] == _run([*path, "--help"]), path
+
+    # the rule catalogue: every rule `curate rules` lists, with what `curate rules CODE` says
+    codes = [row["code"] for row in json.loads(_run(["rules", "--format", "json"]))]
+    assert {"P006", "T012", "E005", "B001", "I001"} <= set(codes)
+    catalogue = (site / "reference" / "rules.html").read_text(encoding="utf-8")
+    blocks = _blocks(catalogue, r"[a-z]\d{3}")
+    assert sorted(blocks) == sorted(code.lower() for code in codes)
+    for code in codes:
+        assert blocks[code.lower()] == _run(["rules", code]), code

@@ -1,8 +1,9 @@
-"""MkDocs hook: the CLI reference page, generated from ``curate --help`` at every build.
+"""MkDocs hook: the CLI reference and the rule catalogue, generated from the CLI at every build.
 
-Why a hook: a reference copied by hand drifts from the options the code has. This one is the
-help text itself, captured from the Typer app of the tree being built (every command and
-sub-command, in the order ``--help`` lists them). ``mkdocs-click`` cannot do it here: Typer
+Why a hook: a reference copied by hand drifts from the options the code has. These are the
+help text itself (every command and sub-command's ``--help``, in the order ``curate --help``
+lists them) and what ``curate rules`` prints (the list, then ``curate rules CODE`` for each),
+captured from the Typer app of the tree being built. ``mkdocs-click`` cannot do it here: Typer
 (0.2x) builds its commands on its own vendored copy of click (``typer._click``), which
 ``mkdocs-click`` does not recognise as click commands.
 
@@ -22,6 +23,8 @@ from typing import Any
 
 #: Where the generated reference goes (in docs/reference/cli.md).
 MARKER = "<!-- curate-cli-reference -->"
+#: Where the rule catalogue goes (in docs/reference/rules.md).
+RULES_MARKER = "<!-- curate-rules-reference -->"
 
 #: Width of the rendered help (Typer reads TERMINAL_WIDTH when it is first imported).
 WIDTH = 100
@@ -56,10 +59,17 @@ def on_config(config: Any, **kwargs: Any) -> Any:
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any, **kwargs: Any) -> str:
-    """Replace the marker with the reference (every other page passes through unchanged)."""
-    if MARKER not in markdown:
-        return markdown
-    return markdown.replace(MARKER, reference(page.file.src_uri))
+    """Replace the markers with the generated text (other pages pass through unchanged).
+
+    The generated pages hide the navigation bar: the help is 100 columns wide and needs the room.
+    """
+    if MARKER in markdown:
+        markdown = markdown.replace(MARKER, reference(page.file.src_uri))
+        page.meta.setdefault("hide", ["navigation"])
+    if RULES_MARKER in markdown:
+        markdown = markdown.replace(RULES_MARKER, rules_reference())
+        page.meta.setdefault("hide", ["navigation"])
+    return markdown
 
 
 def _commands(command: Any, path: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], Any]]:
@@ -71,8 +81,8 @@ def _commands(command: Any, path: tuple[str, ...]) -> Iterator[tuple[tuple[str, 
             yield from _commands(child, (*path, name))
 
 
-def _help(app: Any, path: tuple[str, ...]) -> str:
-    """What ``curate PATH --help`` prints, plain text at :data:`WIDTH` columns."""
+def run(app: Any, args: list[str]) -> str:
+    """What ``curate ARGS`` prints, plain text at :data:`WIDTH` columns."""
     from typer import rich_utils
     from typer.testing import CliRunner
 
@@ -80,10 +90,47 @@ def _help(app: Any, path: tuple[str, ...]) -> str:
     # before this hook ran (mkdocs serve rebuilds in one process).
     rich_utils.MAX_WIDTH = WIDTH
     rich_utils.FORCE_TERMINAL = False
-    result = CliRunner().invoke(app, [*path, "--help"], prog_name="curate", color=False)
+    result = CliRunner().invoke(app, args, prog_name="curate", color=False)
     if result.exit_code != 0:
-        log.warning("`curate %s --help` exited %s", " ".join(path), result.exit_code)
+        log.warning("`curate %s` exited %s", " ".join(args), result.exit_code)
     return "\n".join(line.rstrip() for line in result.output.splitlines()).strip("\n")
+
+
+def _cell(text: object) -> str:
+    """A value as a Markdown table cell."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def rules_reference() -> str:
+    """The rule catalogue: the table of ``curate rules --format json``, then each rule's
+    ``curate rules CODE`` under a heading of its own."""
+    import json
+
+    from curate.cli import app
+
+    rules = json.loads(run(app, ["rules", "--format", "json"]))
+    lines = [
+        "| code | name | default | fix | summary |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for rule in rules:
+        default = "on" if rule["default"] else "off"
+        fix = "safe" if rule["fixable"] else ""
+        lines.append(
+            f"| [`{rule['code']}`](#{rule['code'].lower()}) | {_cell(rule['name'])} | {default} "
+            f"| {fix} | {_cell(rule['summary'])} |"
+        )
+    sections = ["\n".join(lines), ""]
+    for rule in rules:
+        sections += [
+            f"## {rule['code']}",
+            "",
+            "```text",
+            run(app, ["rules", rule["code"]]),
+            "```",
+            "",
+        ]
+    return "\n".join(sections)
 
 
 def reference(src_uri: str) -> str:
@@ -109,6 +156,6 @@ def reference(src_uri: str) -> str:
         if path and path[0] in GUIDE:
             link = posixpath.relpath(GUIDE[path[0]], here or ".")
             parts += [f"The guide: [{GUIDE[path[0]]}]({link}).", ""]
-        parts += ["```text", _help(app, path), "```", ""]
+        parts += ["```text", run(app, [*path, "--help"]), "```", ""]
         sections.append("\n".join(parts))
     return "\n".join(sections)
