@@ -4,8 +4,9 @@ Why a hook: a reference copied by hand drifts from the options the code has. The
 help text itself (every command and sub-command's ``--help``, in the order ``curate --help``
 lists them) and what ``curate rules`` prints (the list, then ``curate rules CODE`` for each),
 captured from the Typer app of the tree being built. ``mkdocs-click`` cannot do it here: Typer
-(0.2x) builds its commands on its own vendored copy of click (``typer._click``), which
-``mkdocs-click`` does not recognise as click commands.
+(0.29) builds its commands on its own vendored copy of click (``typer._click``), and
+``mkdocs-click`` (0.9) keeps only parameters that are ``click.Option`` instances, so every
+command would come out without its options.
 
 The hook also keeps the guide complete: a command without a guide page in :data:`GUIDE`, or a
 :data:`GUIDE` entry naming no command, is a warning, and ``mkdocs build --strict`` fails on it.
