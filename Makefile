@@ -14,7 +14,7 @@ CURATE := $(BIN)/curate
 LS_VENV ?= .venv-labelstudio
 LABEL_STUDIO_VERSION ?= 1.23.2
 
-.PHONY: help install labelstudio demo test lint fuzz clean
+.PHONY: help install labelstudio demo test lint docs fuzz clean
 
 help:
 	@echo "make demo  - create .venv, install, fetch CrowS-Pairs and run the pipeline on it,"
@@ -23,6 +23,7 @@ help:
 	@echo "             import contracts (lint-imports) and"
 	@echo "             the tests (the Ray tests start a local Ray and a two-node cluster)"
 	@echo "             (also installs the Label Studio server into $(LS_VENV) for the integration tests)"
+	@echo "make docs  - build the guide (docs/, mkdocs.yml) into build/site; any warning fails it"
 	@echo "make fuzz  - fuzz every reader for FUZZ_MINUTES (30) and interrupt every command 20 times"
 	@echo "             with kill -9 and 20 with Ctrl-C in its write window; failing inputs become"
 	@echo "             tests/fuzz_corpus/ cases"
@@ -64,6 +65,12 @@ lint: install
 test: install lint labelstudio
 	CURATE_LABEL_STUDIO_BIN="$${CURATE_LABEL_STUDIO_BIN:-$(abspath $(LS_VENV))/bin/label-studio}" \
 		$(BIN)/pytest || [ $$? -eq 5 ]
+
+# The guide as a static site (open build/site/index.html; it works offline). --strict makes a
+# warning, such as a broken link or anchor, fail the build; tests/test_docs.py runs the same
+# build in `make test`. NO_MKDOCS_2_WARNING silences Material's banner about MkDocs 2.0.
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict -d build/site
 
 # The long profile of tests/test_fuzz*.py (the bounded one runs in `make test`) and the kill trials.
 FUZZ_MINUTES ?= 30

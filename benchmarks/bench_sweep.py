@@ -20,8 +20,8 @@ daemons) / (wall time x CPUs the phase may use); a share well below 1 means othe
 took the CPU.
 
 Usage: ``python benchmarks/bench_sweep.py [--models 4] [--pairs 260] [--repeats 2]
-[--data PATH]`` (260 pairs: about 20 s of CPU per job on this machine; the README's figures
-used ``--pairs 450``, about 33 s).
+[--data PATH]`` (260 pairs: about 20 s of CPU per job on this machine, the quiet run of
+docs/commands/sweep.md; its earlier run under load used ``--pairs 450``, about 33 s).
 (needs the ``ray`` extra: ``pip install -e '.[ray]'``).
 """
 

@@ -4,7 +4,7 @@ Scores the sample pairs of ``tests/support/tiny_models.py`` with ``pll`` at batc
 1/8/32/64 (and with 1 vs 2 worker threads at batch size 32) on a tiny random BERT (hidden 32)
 and on a random BERT-base-sized one (hidden 768, 12 layers), without a cache, and prints the
 largest absolute difference of a sentence score from the batch-size-1 run. The answer decides
-what goes into the score cache key (see README, Scoring).
+what goes into the score cache key (see docs/commands/score.md, Cache).
 
 Run: ``python benchmarks/score_batch_drift.py`` (about a minute on 2 CPU cores).
 """

@@ -350,17 +350,17 @@ def test_every_command_taking_data_accepts_a_version_name(
     assert result.exit_code == 2 and "no release 9.9.9" in result.stderr
 
 
-def test_readme_explorer_commands_build_what_they_say(
+def test_explorer_guide_commands_build_what_they_say(
     project: Project, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """The Explorer section's commands, run in order as written (models/bert and models/gpt2
+    """The Explorer guide page's commands, run in order as written (models/bert and models/gpt2
     are tiny models here): three columns over both versions, with per-token charts even when
     the site is built from another working directory."""
     import shlex
     import shutil
 
-    readme = (Path(__file__).parents[1] / "README.md").read_text("utf-8")
-    block = readme.split("## Explorer", 1)[1].split("```", 2)[1]
+    guide = (Path(__file__).parents[1] / "docs/commands/explore.md").read_text("utf-8")
+    block = guide.split("```", 2)[1]
     commands = [shlex.split(line.split("#", 1)[0]) for line in block.splitlines() if line.startswith("curate ")]
     assert [c[:2] for c in commands] == [["curate", "score"], ["curate", "score"], ["curate", "explore"]]
     corpus = training_corpus([s for p in sc.PAIRS for s in (p.sent_more, p.sent_less)])
