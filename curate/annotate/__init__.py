@@ -7,4 +7,7 @@ export into a snapshot; ``vote`` applies the CrowS-Pairs acceptance rule; ``agre
 how much the annotators agree; ``precision`` measures each lint rule's precision against the
 decisions of tallied rounds; ``order`` orders (and limits) a push by that precision; ``rounds``
 keeps the files of a round together.
+
+Layer: a stage. It may import the ground floor and :mod:`curate.formats`; never another stage
+(lint, score), a benchmark, the registry or the commands (the pairs reader is handed in).
 """

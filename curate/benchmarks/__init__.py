@@ -7,6 +7,11 @@ Nothing here imports a benchmark until it is asked for. This registry sits above
 packages (which never import it) and below the commands, :mod:`curate.datasets` and the
 release and sweep workflows, which ask it; the stages below (formats, lint, score, annotate,
 report, instrument) receive what a benchmark declares as arguments instead.
+
+Layer: above the stages (formats, lint, score, annotate, report, instrument), below
+:mod:`curate.datasets`, release, sweep and the commands. The plugin packages (``crows_pairs``,
+``stereoset``, ``winobias``) and ``spec`` never import this registry, :mod:`curate.datasets` or
+each other (import contracts in pyproject.toml).
 """
 
 from __future__ import annotations

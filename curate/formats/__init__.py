@@ -16,6 +16,9 @@ parquet        the same columns in Parquet
 hf-csv/-jsonl/-parquet  the Hugging Face ``crows_pairs`` layout (integer class labels; the CSV
                is pandas' export: unnamed index, ``id``, numpy-repr list cells)
 =============  ==========================================================================
+
+Layer: just above the ground floor. It may import only the ground floor (``pairs``, ``columns``,
+``records``, ``fileio``, ``errors``, ...): no stage, no benchmark, no registry.
 """
 
 from __future__ import annotations

@@ -9,4 +9,7 @@ forms and versions.
 * :mod:`~curate.instrument.stats` - the statistics (scipy, statsmodels, pingouin)
 * :mod:`~curate.instrument.report` - one report shape, rendered as JSON, Markdown, HTML, terminal
 * :mod:`~curate.instrument.rules` - the codes of the findings (family ``I``)
+
+Layer: above :mod:`curate.report` (it renders through it) and the stages; below the benchmarks.
+It may import report, score, lint, formats and the ground floor; report never imports it.
 """

@@ -9,4 +9,7 @@
 
 The modules import each other in that direction only (publish -> card -> pairdiff -> versions);
 importing this package imports none of them.
+
+Layer: a workflow above the benchmarks and :mod:`curate.datasets` (it reads and writes any
+benchmark's files), below sweep and the commands.
 """

@@ -7,4 +7,7 @@ report.md (:mod:`~curate.report.markdown`) and a self-contained report.html
 (:mod:`~curate.report.html_page`, charts in :mod:`~curate.report.charts`).
 
 Importing this package is cheap; the submodules import numpy, torch and plotly.
+
+Layer: above the stages (score, lint, formats and the ground floor), below instrument and the
+benchmarks. It imports no instrument module: a section built on a report carries its own table.
 """

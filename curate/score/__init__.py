@@ -13,6 +13,9 @@ forward passes), :mod:`~curate.score.engine` (cache lookup, run, reduction),
 
 The names are imported lazily: ``curate.score.metrics`` and ``curate.score.files`` need no
 torch, so reports that only read scores (and ``curate --help``) do not pay for importing it.
+
+Layer: a stage. It may import the ground floor and :mod:`curate.formats`; never another stage
+or a benchmark (a method names the benchmark it scores; a benchmark's routes build on this).
 """
 
 from __future__ import annotations

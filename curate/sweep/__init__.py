@@ -5,4 +5,7 @@ jobs and what a worker runs, :mod:`~curate.sweep.executors` where it runs (``loc
 default; :mod:`~curate.sweep.ray_executor` only when ``--engine ray`` asks for it, so the base
 install never imports ray), and :mod:`~curate.sweep.run` is the driver that stores the cache
 rows and writes the files.
+
+Layer: above release, the registry and every stage; below the commands. It never imports the
+CLI.
 """

@@ -45,7 +45,7 @@ BENCHMARK = Benchmark(
         "reads the JSON document but not as items, since every item nests its sentences. Read "
         "it with `json.load` (the upstream `dev.json` layout: `data.intrasentence` and "
         "`data.intersentence`, each item with its `sentences` and their `gold_label`), or with "
-        "`curate.formats.read_dataset(FILE)`, and score it with `curate score` (stereoset-mlm "
+        "`curate.datasets.read_dataset(FILE)`, and score it with `curate score` (stereoset-mlm "
         "or stereoset-clm)."
     ),
     item_type=StereoSetItem,
