@@ -59,7 +59,7 @@ demo: install
 
 lint: install
 	$(BIN)/ruff check .
-	$(BIN)/lint-imports
+	$(BIN)/lint-imports --no-cache
 
 # pytest exits 5 when it collects no tests; that is not a failure of the suite.
 test: install lint labelstudio
