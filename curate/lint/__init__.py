@@ -7,20 +7,30 @@ or a benchmark: a benchmark's profile and own rules arrive as a
 :class:`~curate.lint.profiles.LintTarget`.
 """
 
-from curate.lint.engine import lint_pairs, selected_rules
-from curate.lint.fix import AppliedFix, FixResult, fix_pairs
-from curate.lint.rule import Rule
-from curate.lint.rules import all_rules
-from curate.lint.settings import LintSettings, settings_from_table
+from __future__ import annotations
 
-__all__ = [
-    "AppliedFix",
-    "FixResult",
-    "LintSettings",
-    "Rule",
-    "all_rules",
-    "fix_pairs",
-    "lint_pairs",
-    "selected_rules",
-    "settings_from_table",
-]
+import importlib
+from typing import Any
+
+#: Public name -> the module that defines it. Imported when first asked for (PEP 562), so that
+#: importing one light module of the package (``curate.lint.profiles``, which a benchmark's
+#: declaration names) does not load the rules, the lexicon and spaCy.
+_PUBLIC = {
+    "AppliedFix": "curate.lint.fix",
+    "FixResult": "curate.lint.fix",
+    "LintSettings": "curate.lint.settings",
+    "Rule": "curate.lint.rule",
+    "all_rules": "curate.lint.rules",
+    "fix_pairs": "curate.lint.fix",
+    "lint_pairs": "curate.lint.engine",
+    "selected_rules": "curate.lint.engine",
+    "settings_from_table": "curate.lint.settings",
+}
+
+__all__ = sorted(_PUBLIC)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _PUBLIC:
+        return getattr(importlib.import_module(_PUBLIC[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

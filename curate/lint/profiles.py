@@ -16,7 +16,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from curate.lint.rules import all_rules
 from curate.lint.settings import LintSettings, _matches, selected_codes
 from curate.pairs import BIAS_TYPES
 
@@ -64,6 +63,8 @@ class LintTarget:
 
     def rules(self) -> dict[str, type[Rule]]:
         """Every rule the run knows, by code: the shared ones, its own and the others'."""
+        from curate.lint.rules import all_rules  # the rule modules load only when asked
+
         return all_rules(self.own_and_others())
 
 
