@@ -190,3 +190,148 @@ def test_lint_jsonl_reports_the_items_own_ids(
     positions = {p.item_id: n for n, p in enumerate(dataset.pairs)}
     # ids, not positions: the findings of item 0 name the item's own id
     assert any(positions[r["item_id"]] != r["pair_id"] for r in records)
+
+
+# --------------------------------------------------------------------------- the small file
+
+
+@pytest.fixture
+def small(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    from tests.support.stereoset_data import write_stereoset
+
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.curate]\noutput-dir = "out"\nsources = "data/raw/sources.toml"\n', encoding="utf-8"
+    )
+    write_stereoset(tmp_path / "dev.json")
+    (tmp_path / "data" / "raw").mkdir(parents=True)
+    raw = write_stereoset(tmp_path / "data" / "raw" / "dev.json")  # the recipes' source
+    (tmp_path / "data" / "raw" / "sources.toml").write_text(
+        '[stereoset-dev]\nfile = "dev.json"\nurl = "https://example.org/dev.json"\n'
+        f'sha256 = "{sha256_file(raw)}"\nlicense = "CC BY-SA 4.0"\ncitation = "Nadeem et al."\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_pair_ids_derive_from_item_ids_not_positions(small: Path) -> None:
+    from curate.pairs import item_pair_id
+
+    dataset = read_dataset(small / "dev.json")
+    assert [p.pair_id for p in dataset.pairs] == [item_pair_id(str(p.item_id)) for p in dataset.pairs]
+    assert all(0 <= p.pair_id < 2**53 for p in dataset.pairs)  # exact in JavaScript
+    # the same item has the same number in a file that lost the items before it
+    document = json.loads((small / "dev.json").read_text("utf-8"))
+    del document["data"]["intrasentence"][:3]
+    (small / "later.json").write_text(json.dumps(document), encoding="utf-8")
+    later = read_dataset(small / "later.json")
+    assert [(p.pair_id, p.item_id) for p in later.pairs] == [
+        (p.pair_id, p.item_id) for p in dataset.pairs[3:]
+    ]
+
+
+def test_two_ids_with_one_number_are_refused(small: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from curate.benchmarks.stereoset import io
+    from curate.errors import InputError
+
+    monkeypatch.setattr(io, "item_pair_id", lambda item_id: 7)
+    with pytest.raises(InputError, match="share the pair id 7"):
+        read_dataset(small / "dev.json")
+
+
+def test_a_copy_numbered_by_position_is_read_by_item_id_with_a_note(small: Path) -> None:
+    from curate.datasets import write_dataset
+
+    dataset = read_dataset(small / "dev.json")
+    write_dataset(dataset, small / "pairs.csv", "csv")
+    assert read_dataset(small / "pairs.csv").pairs == dataset.pairs  # the id column as written
+    # a copy an older curate wrote: the id column holds positions
+    lines = (small / "pairs.csv").read_text("utf-8").splitlines(keepends=True)
+    old = [lines[0]] + [f"{n}," + line.split(",", 1)[1] for n, line in enumerate(lines[1:])]
+    (small / "old.csv").write_text("".join(old), encoding="utf-8")
+    back = read_dataset(small / "old.csv")
+    assert [p.pair_id for p in back.pairs] == [p.pair_id for p in dataset.pairs]
+    (warning,) = [w for w in back.warnings if "item id" in w]
+    assert f"line 2: 0, not {dataset.pairs[0].pair_id}" in warning
+    assert "no longer from positions" in warning
+
+
+def _recipe(root: Path, decisions: list[dict[str, Any]]) -> None:
+    version = root / "data" / "clean" / "1.0.0"
+    version.mkdir(parents=True, exist_ok=True)
+    (version / "decisions.jsonl").write_text(
+        "".join(json.dumps(d) + "\n" for d in decisions), encoding="utf-8"
+    )
+    (version / "recipe.toml").write_text(
+        '[release]\ntitle = "Ids"\n\n[source]\nname = "stereoset-dev"\n'
+        f'sha256 = "{sha256_file(root / "dev.json")}"\n\n'
+        '[[decisions]]\nfile = "data/clean/1.0.0/decisions.jsonl"\n',
+        encoding="utf-8",
+    )
+
+
+def test_a_decision_names_an_item_by_its_own_id(small: Path) -> None:
+    dataset = read_dataset(small / "dev.json")
+    target = dataset.pairs[4]
+    _recipe(small, [{"item_id": target.item_id, "action": "drop", "reason": "test"}])
+    result = runner.invoke(app, ["revise", "--recipe", "data/clean/1.0.0/recipe.toml", "-o", "rev"])
+    assert result.exit_code == 0, result.output
+    (change,) = [json.loads(line) for line in (small / "rev" / "changes.jsonl").read_text().splitlines()]
+    assert (change["pair_id"], change["item_id"], change["change"]) == (
+        target.pair_id, target.item_id, "dropped",
+    )  # fmt: skip
+    revised = read_dataset(next((small / "rev").glob("*.json")))
+    assert target.item_id not in {p.item_id for p in revised.pairs}
+    assert len(revised.pairs) == len(dataset.pairs) - 1
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        # keyed by position (an older curate): refused with the id, never applied to an item
+        ({"pair_id": 4, "action": "drop", "reason": "x"}, "pair 4 is not in the raw file"),
+        # an id the data does not hold
+        ({"item_id": "not-an-item", "action": "drop", "reason": "x"}, "item not-an-item"),
+        # both ids, not of one item
+        ({"pair_id": 4, "item_id": "abc", "action": "drop", "reason": "x"}, "pair_id 4 is not the pair id of item abc"),
+    ],
+)
+def test_a_decision_naming_no_item_of_the_data_is_refused(
+    small: Path, record: dict[str, Any], message: str
+) -> None:
+    _recipe(small, [record])
+    result = runner.invoke(app, ["revise", "--recipe", "data/clean/1.0.0/recipe.toml", "-o", "rev"])
+    assert result.exit_code == 2
+    assert message in " ".join(result.output.split())
+    assert "Traceback" not in result.output and not (small / "rev").exists()
+
+
+def test_findings_keyed_by_position_are_refused(small: Path) -> None:
+    from curate.annotate.tasks import build_tasks
+    from curate.errors import InputError
+    from curate.findings import Finding
+
+    dataset = read_dataset(small / "dev.json")
+    old = [Finding(3, "E004", "blank-only", "m")]
+    with pytest.raises(InputError, match=r"pair 3\).*no longer from their positions"):
+        build_tasks(dataset.pairs, old, "r1", source="dev.json")
+    pair = dataset.pairs[3]
+    (task,) = build_tasks(dataset.pairs, [Finding(pair.pair_id, "E004", "b", "m", item_id=pair.item_id)], "r1")
+    assert (task["data"]["pair_id"], task["data"]["item_id"]) == (pair.pair_id, pair.item_id)
+    # the explorer refuses them too, naming the change
+    (small / "old.jsonl").write_text(json.dumps(old[0].to_dict()) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["explore", "dev.json", "--findings", "old.jsonl", "-o", "site"])
+    assert result.exit_code == 2
+    assert "pair 3" in result.output and "no longer from their positions" in " ".join(result.output.split())
+
+
+def test_lint_text_and_csv_name_items(small: Path) -> None:
+    dataset = read_dataset(small / "dev.json")
+    own = {p.item_id for p in dataset.pairs}
+    text = runner.invoke(app, ["lint", "--no-cache", "dev.json"])
+    named = [line.split()[1] for line in text.stdout.splitlines() if line.startswith("item ")]
+    assert named and set(named) <= own
+    csv_out = runner.invoke(app, ["lint", "--no-cache", "dev.json", "--format", "csv"])
+    header, *rows = csv_out.stdout.splitlines()
+    assert header.startswith("pair_id,item_id,code")
+    assert {row.split(",")[1] for row in rows} <= own
