@@ -125,7 +125,9 @@ def build_tasks(
     missing = sorted(set(grouped) - set(by_id))
     if missing:
         named = {f.pair_id: f.item_id for f in findings}
-        shown = ", ".join(pair_label(i, named.get(i)) for i in missing[:5]) + (
+        shown = ", ".join(
+            pair_label(i, named[i]) if named.get(i) else str(i) for i in missing[:5]
+        ) + (
             " ..." if len(missing) > 5 else ""
         )
         old = any(p.item_id for p in pairs) and not any(named.get(i) for i in missing)
