@@ -119,6 +119,14 @@ def test_the_release_read_back_keeps_every_item_id(published: Revised) -> None:
         assert pair.item_id == before[pair_id].item_id  # the same item under the same id
     changed = {i for i in after if after[i] != before[i]}
     assert changed == set(published.edited)
+    changes = [json.loads(line) for line in (dist / "changes.jsonl").read_text("utf-8").splitlines()]
+    assert {c["item_id"]: c["change"] for c in changes} == {
+        **{i: "dropped" for i in published.dropped.values()},
+        **{i: "edited" for i in published.edited.values()},
+    }
+    changelog = (dist / "CHANGELOG.md").read_text("utf-8")
+    in_id_order = ", ".join(published.dropped[k] for k in sorted(published.dropped))
+    assert f"Dropped item ids: {in_id_order}." in changelog
 
 
 def test_curate_diff_finds_exactly_the_dropped_and_edited_items(
@@ -335,3 +343,17 @@ def test_lint_text_and_csv_name_items(small: Path) -> None:
     header, *rows = csv_out.stdout.splitlines()
     assert header.startswith("pair_id,item_id,code")
     assert {row.split(",")[1] for row in rows} <= own
+
+
+def test_tallied_decisions_name_the_items_of_their_tasks(small: Path) -> None:
+    from curate.annotate.tasks import build_tasks
+    from curate.commands.annotations import _with_item_ids
+    from curate.decisions import Decision, read_decisions, write_decisions
+    from curate.findings import Finding
+
+    pair = read_dataset(small / "dev.json").pairs[2]
+    tasks = build_tasks([pair], [Finding(pair.pair_id, "E004", "b", "m", item_id=pair.item_id)], "r1")
+    decisions = _with_item_ids([Decision(pair.pair_id, "drop"), Decision(99, "keep")], tasks)
+    assert [(d.pair_id, d.item_id) for d in decisions] == [(pair.pair_id, pair.item_id), (99, None)]
+    write_decisions(small / "d.jsonl", decisions)
+    assert read_decisions(small / "d.jsonl") == sorted(decisions, key=lambda d: d.pair_id)

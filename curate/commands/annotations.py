@@ -384,7 +384,6 @@ def refuse_worse_snapshot(path: Path, snapshot: Snapshot, shown: str) -> None:
         )
 
 
-@handles_errors
 def _with_item_ids(decisions: list[Any], tasks: list[dict[str, Any]]) -> list[Any]:
     """The decisions with the item id of each pair whose task carried one (StereoSet items:
     the decision names the item by its own id beside the pair id derived from it)."""
@@ -400,6 +399,7 @@ def _with_item_ids(decisions: list[Any], tasks: list[dict[str, Any]]) -> list[An
     return [replace(d, item_id=items[d.pair_id]) if d.pair_id in items else d for d in decisions]
 
 
+@handles_errors
 def tally_command(
     round_name: str = ROUND,
     quorum: int = typer.Option(3, "--quorum", help="Agreeing annotators a criterion needs."),
