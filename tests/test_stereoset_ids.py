@@ -321,7 +321,7 @@ def test_findings_keyed_by_position_are_refused(small: Path) -> None:
 
     dataset = read_dataset(small / "dev.json")
     old = [Finding(3, "E004", "blank-only", "m")]
-    with pytest.raises(InputError, match=r"pair 3\).*no longer from their positions"):
+    with pytest.raises(InputError, match=r"\(3\); .*no longer from their positions"):
         build_tasks(dataset.pairs, old, "r1", source="dev.json")
     pair = dataset.pairs[3]
     (task,) = build_tasks(dataset.pairs, [Finding(pair.pair_id, "E004", "b", "m", item_id=pair.item_id)], "r1")
