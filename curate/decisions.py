@@ -1,6 +1,6 @@
 """The decision record: what the curators decided for one pair, and on what evidence.
 
-JSON lines: ``{"pair_id", "action", "sent_more"?, "sent_less"?, "bias_type"?, "direction"?,
+JSON lines: ``{"pair_id", "item_id"?, "action", "sent_more"?, "sent_less"?, "bias_type"?, "direction"?,
 "votes", "n_annotators", "round", "reason"?}``. ``action`` is ``keep``, ``fix`` (new sentences),
 ``drop``, ``relabel`` (new bias_type and/or direction) or ``undecided``. Decisions come from an
 annotation round's tally or are written by hand (then ``reason`` says why).
@@ -8,6 +8,10 @@ annotation round's tally or are written by hand (then ``reason`` says why).
 Reading validates every record against :class:`DecisionRecord` (see :mod:`curate.records`):
 strict types, no unknown fields, new sentences that are one line of text without control
 characters, votes at most two levels deep.
+
+An item with its own id (StereoSet) may be named by ``item_id`` alone: its pair id derives from
+it (:func:`curate.pairs.item_pair_id`); a record naming both must name a matching pair (a
+decision keyed by an item's old position is refused, never applied to another item).
 """
 
 from __future__ import annotations
@@ -17,9 +21,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from pydantic import model_validator
+
 from curate.jsonl import read_jsonl, write_jsonl
-from curate.pairs import BIAS_TYPES, DIRECTIONS
-from curate.records import Count, Label, Name, PairId, Record, Scalar, Sentence, Text, validate
+from curate.pairs import BIAS_TYPES, DIRECTIONS, check_item_id, item_pair_id, pair_label
+from curate.records import (
+    Count,
+    ItemId,
+    Label,
+    Name,
+    PairId,
+    Record,
+    Scalar,
+    Sentence,
+    Text,
+    validate,
+)
 
 ACTIONS = ("keep", "fix", "drop", "relabel", "undecided")
 _OPTIONAL = ("sent_more", "sent_less", "bias_type", "direction", "reason")
@@ -28,7 +45,8 @@ _OPTIONAL = ("sent_more", "sent_less", "bias_type", "direction", "reason")
 class DecisionRecord(Record):
     """The JSON schema of one decision line (the meaning is checked by :class:`Decision`)."""
 
-    pair_id: PairId
+    pair_id: PairId | None = None
+    item_id: ItemId | None = None
     action: Literal["keep", "fix", "drop", "relabel", "undecided"]
     votes: dict[Name, Scalar | dict[Name, Scalar]] | None = None
     n_annotators: Count = 0
@@ -38,6 +56,14 @@ class DecisionRecord(Record):
     bias_type: Name | None = None
     direction: Name | None = None
     reason: Text | None = None
+
+    @model_validator(mode="after")
+    def _names_a_pair(self) -> DecisionRecord:
+        if self.pair_id is None and self.item_id is None:
+            raise ValueError("decision lacks pair_id (or item_id)")
+        if self.pair_id is not None:
+            check_item_id(self.pair_id, self.item_id)
+        return self
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +80,13 @@ class Decision:
     bias_type: str | None = None
     direction: str | None = None
     reason: str | None = None
+    #: The item's own id, for a pair that has one (StereoSet).
+    item_id: str | None = None
+
+    @property
+    def label(self) -> str:
+        """How messages name the decision's pair (``pair 3``, ``item <id> (pair N)``)."""
+        return pair_label(self.pair_id, self.item_id)
 
     def __post_init__(self) -> None:
         if self.action not in ACTIONS:
@@ -70,7 +103,10 @@ class Decision:
             raise ValueError(f"pair {self.pair_id}: unknown direction {self.direction!r}")
 
     def to_dict(self) -> dict[str, Any]:
-        record: dict[str, Any] = {"pair_id": self.pair_id, "action": self.action}
+        record: dict[str, Any] = {"pair_id": self.pair_id}
+        if self.item_id is not None:
+            record["item_id"] = self.item_id
+        record["action"] = self.action
         for key in _OPTIONAL:
             value = getattr(self, key)
             if value is not None:
@@ -82,8 +118,10 @@ class Decision:
     def from_dict(cls, record: dict[str, Any]) -> Decision:
         """A decision from its JSON object; a ValueError naming the field if it is malformed."""
         valid: DecisionRecord = validate(DecisionRecord, record, "decision")
+        pair_id = valid.pair_id if valid.pair_id is not None else item_pair_id(str(valid.item_id))
         return cls(
-            pair_id=valid.pair_id,
+            pair_id=pair_id,
+            item_id=valid.item_id,
             action=valid.action,
             votes=dict(valid.votes or {}),
             n_annotators=valid.n_annotators,

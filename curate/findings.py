@@ -1,6 +1,8 @@
 """The finding record: one defect a lint rule found in one pair.
 
-JSON lines: ``{"pair_id", "code", "rule", "message", "spans"?, "fix"?}``. ``spans`` locate the
+JSON lines: ``{"pair_id", "item_id"?, "code", "rule", "message", "spans"?, "fix"?}``.
+``item_id`` is the item's own id where it has one (StereoSet: ``pair_id`` is derived from it,
+see :func:`curate.pairs.item_pair_id`); a finding naming both must name a matching pair. ``spans`` locate the
 defect as ``{"field": "sent_more"|"sent_less", "start", "end"}`` character offsets; ``fix`` is a
 safe automatic fix as the new text of the fields it changes, e.g. ``{"sent_less": "..."}``.
 
@@ -19,7 +21,17 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, model_validator
 
 from curate.jsonl import read_jsonl, write_jsonl
-from curate.records import MAX_SENTENCE_CHARS, Name, PairId, Record, Sentence, Text, validate
+from curate.pairs import check_item_id
+from curate.records import (
+    MAX_SENTENCE_CHARS,
+    ItemId,
+    Name,
+    PairId,
+    Record,
+    Sentence,
+    Text,
+    validate,
+)
 
 SENTENCE_FIELDS = ("sent_more", "sent_less")
 
@@ -49,11 +61,17 @@ class FindingRecord(Record):
     model_config = ConfigDict(extra="ignore")
 
     pair_id: PairId
+    item_id: ItemId | None = None
     code: Code
     rule: Name
     message: Text
     spans: list[SpanRecord] = Field(default_factory=list)
     fix: dict[SentenceField, Sentence] | None = None
+
+    @model_validator(mode="after")
+    def _same_item(self) -> FindingRecord:
+        check_item_id(self.pair_id, self.item_id)
+        return self
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,10 +96,14 @@ class Finding:
     message: str
     spans: tuple[TextSpan, ...] = ()
     fix: dict[str, str] | None = field(default=None, hash=False, compare=True)
+    #: The item's own id, for a pair that has one (StereoSet); None for other pairs.
+    item_id: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        record: dict[str, Any] = {
-            "pair_id": self.pair_id,
+        record: dict[str, Any] = {"pair_id": self.pair_id}
+        if self.item_id is not None:
+            record["item_id"] = self.item_id
+        record |= {
             "code": self.code,
             "rule": self.rule,
             "message": self.message,
@@ -103,6 +125,7 @@ class Finding:
             message=valid.message,
             spans=tuple(TextSpan(s.field, s.start, s.end) for s in valid.spans),
             fix=dict(valid.fix) if valid.fix is not None else None,
+            item_id=valid.item_id,
         )
 
 

@@ -9,6 +9,7 @@ benchmark.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -44,6 +45,52 @@ BIAS_TYPES: tuple[str, ...] = (
 )
 
 
+#: Bits of an item's numeric id: below 2**53, so JavaScript (the explorer, Label Studio) and
+#: float64 columns hold it exactly, and wide enough that two of a benchmark's few thousand
+#: item ids share a number with probability ~1e-9 (readers refuse a file where two do).
+ITEM_ID_BITS = 52
+
+
+def item_pair_id(item_id: str) -> int:
+    """The pair id of an item that has its own string id (StereoSet's ``id``).
+
+    Derived from the id alone (the first 52 bits of its MD5 digest), never from the item's
+    position: the same item has the same number in every version of the file, in every copy
+    of it and in every tool that computes it, with no table to carry or lose. The string id
+    stays the item's name for people (findings, diffs, the explorer print it beside the
+    number); the number is what columns typed int64 and the joins between versions use.
+    """
+    digest = hashlib.md5(item_id.encode("utf-8"), usedforsecurity=False).digest()
+    return int.from_bytes(digest[:8], "big") >> (64 - ITEM_ID_BITS)
+
+
+def check_item_id(pair_id: int, item_id: str | None) -> None:
+    """A ValueError when a record names an item whose pair id is not ``pair_id``: a finding or
+    decision of a version that numbered items by position (before issue 35), or a mistake."""
+    if item_id is not None and item_pair_id(item_id) != pair_id:
+        raise ValueError(
+            f"pair_id {pair_id} is not the pair id of item {item_id} ({item_pair_id(item_id)}): "
+            "pair ids of items with their own id (StereoSet) derive from that id, no longer from "
+            "the item's position; a record keyed by position is of an older curate, rerun the "
+            "step that wrote it"
+        )
+
+
+#: Why a record keyed by a small pair id misses every item that has its own id (said where
+#: findings, decisions or scores name pair ids the data does not hold).
+BY_POSITION_NOTE = (
+    "its items have their own ids and their pair ids derive from them, no longer from their "
+    "positions (issue 35): records keyed by an item's position are of an older curate; rerun "
+    "the step that wrote them, or name the items by \"item_id\""
+)
+
+
+def pair_label(pair_id: int, item_id: str | None = None) -> str:
+    """How messages name a pair: ``pair 12``, or ``item 2c81... (pair 1234...)`` when it is an
+    item with its own id (people know StereoSet items by theirs)."""
+    return f"item {item_id} (pair {pair_id})" if item_id else f"pair {pair_id}"
+
+
 @dataclass(frozen=True, slots=True)
 class Pair:
     """One minimal pair.
@@ -51,7 +98,8 @@ class Pair:
     ``sent_more`` is the more stereotyping sentence. ``direction`` says whether it demonstrates a
     stereotype about a historically disadvantaged group (``stereo``) or violates one
     (``antistereo``). ``annotations`` holds each validator's bias-type labels (``None`` when the
-    cell is empty), ``annotators`` their anonymised ids.
+    cell is empty), ``annotators`` their anonymised ids. ``item_id`` is the item's own id where
+    the benchmark gives one (StereoSet); then ``pair_id`` is :func:`item_pair_id` of it.
     """
 
     pair_id: int

@@ -55,6 +55,8 @@ def _text(text: str) -> str:
 
 #: A record's pair id: the upstream row index, a non-negative integer.
 PairId = Annotated[int, Field(ge=0, le=MAX_ID)]
+#: An item's own id (StereoSet's ``id``): a short one-line name.
+ItemId = Annotated[str, Field(min_length=1, max_length=200), AfterValidator(check_one_line)]
 #: A count (annotators, votes).
 Count = Annotated[int, Field(ge=0, le=MAX_ID)]
 #: A sentence of a pair (see the module docstring).

@@ -58,11 +58,13 @@ def _recipe(cfg: Config, version: str, source: str, raw: Path, decisions: str = 
     )
 
 
-def _drop(cfg: Config, version: str, pair_id: int) -> str:
+def _drop(cfg: Config, version: str, pair: int | str) -> str:
+    """A decision dropping a pair, named by its pair id or (a str) by its item's own id."""
     path = cfg.root / "data" / "clean" / version / "decisions.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
+    key = "item_id" if isinstance(pair, str) else "pair_id"
     path.write_text(
-        json.dumps({"pair_id": pair_id, "action": "drop", "reason": "not a minimal pair"}) + "\n",
+        json.dumps({key: pair, "action": "drop", "reason": "not a minimal pair"}) + "\n",
         encoding="utf-8",
     )
     return f'[[decisions]]\nfile = "data/clean/{version}/decisions.jsonl"\n'
@@ -79,7 +81,9 @@ def stereoset_cfg(tmp_path: Path) -> Config:
         'citation = "Nadeem et al. (2021). StereoSet. ACL."\n',
         raw,
     )
-    _recipe(cfg, "1.0.0", "stereoset-dev", raw, _drop(cfg, "1.0.0", 2))
+    third = read_dataset(raw).pairs[2].item_id  # StereoSet items are named by their own ids
+    assert third is not None
+    _recipe(cfg, "1.0.0", "stereoset-dev", raw, _drop(cfg, "1.0.0", third))
     return cfg
 
 

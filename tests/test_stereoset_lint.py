@@ -62,9 +62,18 @@ def flawed(tmp_path: Path) -> Path:
 
 
 def _codes(result) -> dict[int, set[str]]:
+    """Codes by the item's position in the file, found from the item id each finding names."""
+    from curate.pairs import item_pair_id
+
+    items = stereoset_document()["data"]["intrasentence"]
+    position = {item["id"]: n for n, item in enumerate(items)}
     found: dict[int, set[str]] = {}
     for finding in json.loads(result.stdout):
-        found.setdefault(finding["pair_id"], set()).add(finding["code"])
+        if "item_id" not in finding:  # a pair file's finding: its pair id
+            found.setdefault(finding["pair_id"], set()).add(finding["code"])
+            continue
+        assert finding["pair_id"] == item_pair_id(finding["item_id"])
+        found.setdefault(position[finding["item_id"]], set()).add(finding["code"])
     return found
 
 

@@ -26,7 +26,7 @@ from typing import Any
 from curate.align import diff_html
 from curate.errors import InputError
 from curate.findings import Finding
-from curate.pairs import Pair
+from curate.pairs import BY_POSITION_NOTE, Pair, pair_label
 
 
 def sentence1_role(pair_id: int, shuffle: bool = True) -> str:
@@ -87,6 +87,7 @@ def build_task(
     return {
         "data": {
             "pair_id": pair.pair_id,
+            **({"item_id": pair.item_id} if pair.item_id else {}),
             "round": round_name,
             "sentence1": first,
             "sentence2": second,
@@ -123,10 +124,16 @@ def build_tasks(
         grouped[finding.pair_id].append(finding)
     missing = sorted(set(grouped) - set(by_id))
     if missing:
-        shown = ", ".join(str(i) for i in missing[:5]) + (" ..." if len(missing) > 5 else "")
+        named = {f.pair_id: f.item_id for f in findings}
+        shown = ", ".join(
+            pair_label(i, named[i]) if named.get(i) else str(i) for i in missing[:5]
+        ) + (
+            " ..." if len(missing) > 5 else ""
+        )
+        old = any(p.item_id for p in pairs) and not any(named.get(i) for i in missing)
         raise InputError(
             f"{len(missing)} finding(s) name pair ids not in {source} ({shown}); "
-            "were the findings made from another file?"
+            + (f"{source}: {BY_POSITION_NOTE}" if old else "were the findings made from another file?")
         )
     return [
         build_task(by_id[pair_id], grouped[pair_id], round_name, shuffle)

@@ -384,6 +384,21 @@ def refuse_worse_snapshot(path: Path, snapshot: Snapshot, shown: str) -> None:
         )
 
 
+def _with_item_ids(decisions: list[Any], tasks: list[dict[str, Any]]) -> list[Any]:
+    """The decisions with the item id of each pair whose task carried one (StereoSet items:
+    the decision names the item by its own id beside the pair id derived from it)."""
+    from dataclasses import replace
+
+    items = {
+        t["data"]["pair_id"]: t["data"]["item_id"]
+        for t in tasks
+        if isinstance(t, dict)
+        and isinstance(t.get("data"), dict)
+        and isinstance(t["data"].get("item_id"), str)
+    }
+    return [replace(d, item_id=items[d.pair_id]) if d.pair_id in items else d for d in decisions]
+
+
 @handles_errors
 def tally_command(
     round_name: str = ROUND,
@@ -426,7 +441,7 @@ def tally_command(
         )
     for warning in snapshot.formula_corrections():
         err.print(f"[yellow]warning:[/] {user_text(warning)}")
-    decisions = tally(snapshot, rule)
+    decisions = _with_item_ids(tally(snapshot, rule), rounds.read_round_tasks(files) or [])
     precision = measure(round_outcomes(snapshot, decisions), [round_name])
     report = {
         "round": round_name,

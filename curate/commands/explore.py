@@ -150,11 +150,17 @@ def explore(
         for warning in warnings:
             err.print(f"[yellow]warning:[/] {escape(warning)}")
     unmatched = unmatched_sets(version_data, score_sets)
+    from curate.pairs import BY_POSITION_NOTE
+
+    items = any(p.item_id for v in version_data for p in v.pairs)
     for unused in unmatched:
         err.print(
             f"[yellow]warning:[/] {escape(unused.source)}: skipped, none of its scores is of a "
             f"pair text of {escape(', '.join(v.label for v in version_data))}"
+            + (f" (if its scores are of an older curate: {escape(BY_POSITION_NOTE)})" if items else "")
         )
+    if items:  # findings keyed by an item's position name no item, or the wrong one: refuse
+        _check_findings(findings, version_data)
     score_sets = [s for s in score_sets if all(s is not u for u in unmatched)]
     data = build_explore_data(version_data, findings, round_data, score_sets)
     tokens: dict[int, dict[int, Any]] = {}
@@ -167,6 +173,21 @@ def explore(
         f"wrote {escape(str(out_dir / 'index.html'))} ({len(data['rows'])} pairs, "
         f"{len(data['models'])} model(s), {len(written)} files); open it in a browser",
     )
+
+
+def _check_findings(findings: list[Any], versions: list[Any]) -> None:
+    """Refuse findings that name a pair id no version holds when the versions' items have
+    their own ids: they were keyed by position (an older curate) or made from another file."""
+    from curate.pairs import BY_POSITION_NOTE, pair_label
+
+    held = {p.pair_id for v in versions for p in v.pairs}
+    missing = sorted({(f.pair_id, f.item_id) for f in findings if f.pair_id not in held})
+    if missing:
+        shown = ", ".join(pair_label(i, item) for i, item in missing[:5])
+        raise InputError(
+            f"{len(missing)} finding(s) name pairs no version holds ({shown}"
+            f"{' ...' if len(missing) > 5 else ''}): {BY_POSITION_NOTE}"
+        )
 
 
 def _rounded(entry: dict[str, list[list[Any]]]) -> dict[str, list[list[Any]]]:

@@ -31,6 +31,7 @@ from curate.datasets import SUFFIXES
 from curate.errors import UsageError, user_text
 from curate.fileio import check_output_dir, write_file_set
 from curate.formats import shared_fields
+from curate.pairs import pair_label
 from curate.release.hub import check_repo_id, planned_uploads
 from curate.release.hub import push as push_release
 from curate.release.pairdiff import PairDiff, diff_pairs, format_summary, not_compared_note
@@ -298,13 +299,13 @@ def _styled(diff: PairDiff) -> Text:
     if diff.not_compared:
         text.append(not_compared_note(diff) + "\n")
     for pair in diff.dropped:
-        text.append(f"\ndropped pair {pair.pair_id} ({pair.bias_type}, {pair.direction})\n", "bold")
+        text.append(f"\ndropped {pair_label(pair.pair_id, pair.item_id)} ({pair.bias_type}, {pair.direction})\n", "bold")
         text.append(f"  - sent_more: {pair.sent_more}\n  - sent_less: {pair.sent_less}\n", "red")
     for pair in diff.added:
-        text.append(f"\nadded pair {pair.pair_id} ({pair.bias_type}, {pair.direction})\n", "bold")
+        text.append(f"\nadded {pair_label(pair.pair_id, pair.item_id)} ({pair.bias_type}, {pair.direction})\n", "bold")
         text.append(f"  + sent_more: {pair.sent_more}\n  + sent_less: {pair.sent_less}\n", "green")
     for edit in diff.edited:
-        text.append(f"\nedited pair {edit.pair_id}\n", "bold")
+        text.append(f"\nedited {edit.label}\n", "bold")
         for change in edit.fields:
             text.append(f"  {change.column}: ")
             segments = change.segments

@@ -64,6 +64,8 @@ class LabelNormaliser:
     _first_line: dict[tuple[str, str, str], int] = field(default_factory=dict)
     _unknown: Counter[str] = field(default_factory=Counter)
     _unknown_line: dict[str, int] = field(default_factory=dict)
+    #: Rows whose id column disagreed with their item's own id (see :meth:`renumbered`).
+    _renumbered: list[tuple[int, int, int]] = field(default_factory=list)
 
     def _note(self, column: str, before: str, after: str, line: int) -> None:
         key = (column, before, after)
@@ -105,6 +107,12 @@ class LabelNormaliser:
         self._unknown_line.setdefault(value, line)
         return value
 
+    def renumbered(self, line: int, written: int, derived: int) -> None:
+        """Note a row whose id cell (``written``) is not the pair id its item id derives
+        (``derived``): a copy written before pair ids of items with their own id (StereoSet's
+        ``stereoset_id``) were derived from it (issue 35), when they were positions."""
+        self._renumbered.append((line, written, derived))
+
     def warnings(self) -> list[str]:
         """One sentence per kind of change or unknown label, with counts and the first line."""
         out = [
@@ -118,6 +126,15 @@ class LabelNormaliser:
             f"(first on line {self._unknown_line[label]})"
             for label, n in sorted(self._unknown.items())
         ]
+        if self._renumbered:
+            line, written, derived = self._renumbered[0]
+            out.append(
+                f"{self.source}: the id of {len(self._renumbered)} row(s) is not the pair id of "
+                f"its item id (first on line {line}: {written}, not {derived}); pair ids of "
+                "items with their own id derive from that id, no longer from positions, so "
+                "they are read from the item ids (findings, decisions and scores keyed by the "
+                "old ids do not match them)"
+            )
         return out
 
 

@@ -25,7 +25,7 @@ from curate.columns import Column, Schema
 from curate.errors import InputError
 from curate.formats.labels import HF_DIRECTIONS, LabelError, LabelNormaliser, hf_bias_index
 from curate.formats.numpy_repr import format_annotations, format_strings
-from curate.pairs import Pair, sentence_control_characters
+from curate.pairs import Pair, item_pair_id, sentence_control_characters
 from curate.records import MAX_ID
 
 
@@ -230,6 +230,13 @@ def pair_from_row(
             raise _RowError(exc.for_pair(pair_id)) from None
         if value is not None:
             values[column.field] = value
+    if isinstance(values.get("item_id"), str):
+        # an item with its own id (StereoSet) is numbered from it, never by a row or position
+        derived = item_pair_id(values["item_id"])
+        if derived != pair_id:
+            if header.id_column is not None:
+                labels.renumbered(line, pair_id, derived)
+            pair_id = derived
     return Pair(
         pair_id=pair_id,
         extra=tuple((c, row.get(c)) for c in header.extras),

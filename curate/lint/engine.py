@@ -23,14 +23,22 @@ def selected_rules(settings: LintSettings, own: Iterable[type[Rule]] = ()) -> li
     return [rules[code]() for code in selected_codes(settings, rules)]
 
 
-def _finding(pair_id: int, rule: Rule, violation: Violation) -> Finding:
-    return Finding(pair_id, rule.code, rule.name, violation.message, violation.spans, violation.fix)
+def _finding(pair: Pair, rule: Rule, violation: Violation) -> Finding:
+    return Finding(
+        pair.pair_id,
+        rule.code,
+        rule.name,
+        violation.message,
+        violation.spans,
+        violation.fix,
+        item_id=pair.item_id,
+    )
 
 
 def lint_pair(ctx: PairContext, rules: Iterable[Rule]) -> list[Finding]:
     """Findings of the per-pair rules for one pair (dataset rules are skipped)."""
     return [
-        _finding(ctx.pair.pair_id, rule, violation)
+        _finding(ctx.pair, rule, violation)
         for rule in rules
         if not isinstance(rule, DatasetRule)
         for violation in rule.check(ctx)
@@ -38,9 +46,8 @@ def lint_pair(ctx: PairContext, rules: Iterable[Rule]) -> list[Finding]:
 
 
 def _lint_one(ctx: PairContext, pair_rules: list[Rule]) -> list[Finding]:
-    pair_id = ctx.pair.pair_id
     return [
-        _finding(pair_id, rule, violation) for rule in pair_rules for violation in rule.check(ctx)
+        _finding(ctx.pair, rule, violation) for rule in pair_rules for violation in rule.check(ctx)
     ]
 
 
@@ -100,10 +107,11 @@ def _lint(
         per_pair[ctx.pair.pair_id] = _lint_one(ctx, pair_rules)
         if progress and done % 1000 == 0:
             progress(done)
+    by_id = {p.pair_id: p for p in pairs}
     for rule in rules:
         if isinstance(rule, DatasetRule):
             for pair_id, violation in rule.check_dataset(contexts):
-                per_pair[pair_id].append(_finding(pair_id, rule, violation))
+                per_pair[pair_id].append(_finding(by_id[pair_id], rule, violation))
     if progress:
         progress(len(contexts))
     return [f for p in pairs for f in sorted(per_pair[p.pair_id], key=lambda f: f.code)]

@@ -38,10 +38,14 @@ class AppliedFix:
     field: str
     old: str
     new: str
+    #: The item's own id (StereoSet); None for pairs without one.
+    item_id: str | None = None
 
     def to_dict(self) -> dict[str, object]:
+        own = {"item_id": self.item_id} if self.item_id is not None else {}
         return {
             "pair_id": self.pair_id,
+            **own,
             "code": self.code,
             "rule": self.rule,
             "field": self.field,
@@ -140,7 +144,9 @@ def fix_pairs(
             for name, new in fields.items():
                 old = getattr(current, name)
                 if old != new:
-                    applied.append(AppliedFix(pair.pair_id, rule.code, rule.name, name, old, new))
+                    applied.append(
+                        AppliedFix(pair.pair_id, rule.code, rule.name, name, old, new, pair.item_id)
+                    )
             current = candidate
         fixed.append(current)
     return FixResult(fixed, applied)

@@ -14,11 +14,13 @@ from curate.lint.fix import AppliedFix
 
 
 def format_text(findings: Sequence[Finding]) -> str:
-    """One line per finding: ``pair 15  S001 negation-asymmetry  "n't" only in sent_more``."""
+    """One line per finding: ``pair 15  S001 negation-asymmetry  "n't" only in sent_more``
+    (``item <id>`` for an item with its own id, as StereoSet's)."""
     lines = []
     for f in findings:
         marker = " [*]" if f.fix else ""
-        lines.append(f"pair {f.pair_id:<5} {f.code} {f.rule}  {f.message}{marker}")
+        where = f"item {f.item_id}" if f.item_id else f"pair {f.pair_id:<5}"
+        lines.append(f"{where} {f.code} {f.rule}  {f.message}{marker}")
     return "\n".join(lines) + ("\n" if lines else "")
 
 
@@ -34,9 +36,11 @@ def format_csv(findings: Sequence[Finding]) -> str:
     """CSV for people: spreadsheet formulas in messages are neutralised."""
     out = io.StringIO(newline="")
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["pair_id", "code", "rule", "message", "fixable"])
+    items = any(f.item_id for f in findings)  # items with their own id (StereoSet): a column
+    writer.writerow(["pair_id", *(["item_id"] if items else []), "code", "rule", "message", "fixable"])
     for f in findings:
-        writer.writerow([f.pair_id, f.code, f.rule, neutralise_formula(f.message), bool(f.fix)])
+        own = [f.item_id or ""] if items else []
+        writer.writerow([f.pair_id, *own, f.code, f.rule, neutralise_formula(f.message), bool(f.fix)])
     return out.getvalue()
 
 
@@ -83,6 +87,7 @@ def format_statistics(
 def format_fixes(applied: Sequence[AppliedFix]) -> str:
     """What ``--fix`` changed, one line per field."""
     return "".join(
-        f"pair {a.pair_id:<5} {a.code} {a.rule}  {a.field}: {a.old!r} -> {a.new!r}\n"
+        f"{f'item {a.item_id}' if a.item_id else f'pair {a.pair_id:<5}'} {a.code} {a.rule}  "
+        f"{a.field}: {a.old!r} -> {a.new!r}\n"
         for a in applied
     )

@@ -77,12 +77,14 @@ def changelog_entry(version: str, title: str, summary: str, diff: PairDiff) -> s
         f"- Dropped: {len(diff.dropped)}",
         f"- Edited: {len(diff.edited)}" + (f" (fields changed: {fields})" if fields else ""),
     ]
-    for name, ids in (
-        ("Dropped", [p.pair_id for p in diff.dropped]),
-        ("Added", [p.pair_id for p in diff.added]),
-        ("Edited", [e.pair_id for e in diff.edited]),
+    for name, ids, items in (
+        ("Dropped", [p.pair_id for p in diff.dropped], [p.item_id for p in diff.dropped]),
+        ("Added", [p.pair_id for p in diff.added], [p.item_id for p in diff.added]),
+        ("Edited", [e.pair_id for e in diff.edited], [e.item_id for e in diff.edited]),
     ):
-        if ids:
+        if ids and all(items):  # items with their own ids (StereoSet) are named by them
+            lines += ["", f"{name} item ids: {', '.join(str(i) for i in items)}."]
+        elif ids:
             lines += ["", f"{name} pair ids: {_ids(ids)}."]
     return "\n".join(lines) + "\n"
 

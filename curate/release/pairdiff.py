@@ -1,6 +1,7 @@
 """Pair-level diff between two versions of a dataset: added, dropped and edited pairs.
 
-Pairs are matched by id (ids never change across versions). An edited pair lists each changed
+Pairs are matched by id (ids never change across versions; a StereoSet item's pair id derives
+from its own id, which every record of it also names as ``item_id``). An edited pair lists each changed
 field; sentences get a word-level diff. The word diff splits text into words, punctuation and
 whitespace runs and keeps every character, unlike :mod:`curate.align` (whose spaCy tokens drop
 whitespace): a typographic fix may change nothing but a doubled space, and the diff must show it.
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from curate.benchmarks.crows_pairs.upstream import COLUMN_OF, cell
-from curate.pairs import PAIR_FIELDS, TEXT_FIELDS, Pair, match_by_id
+from curate.pairs import PAIR_FIELDS, TEXT_FIELDS, Pair, match_by_id, pair_label
 
 _PIECES = re.compile(r"\s+|[\w'’]+|[^\w\s]", re.UNICODE)
 #: Compared columns, in upstream order: every column but the id (the id is the match key).
@@ -100,9 +101,20 @@ class PairEdit:
 
     pair_id: int
     fields: tuple[FieldChange, ...]
+    #: The item's own id (StereoSet); None for pairs without one.
+    item_id: str | None = None
+
+    @property
+    def label(self) -> str:
+        return pair_label(self.pair_id, self.item_id)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"pair_id": self.pair_id, "fields": [f.to_dict() for f in self.fields]}
+        return {**_ids(self.pair_id, self.item_id), "fields": [f.to_dict() for f in self.fields]}
+
+
+def _ids(pair_id: int, item_id: str | None) -> dict[str, Any]:
+    """The id keys of a record: ``pair_id``, and ``item_id`` for an item with its own id."""
+    return {"pair_id": pair_id, **({"item_id": item_id} if item_id is not None else {})}
 
 
 def _cells(pair: Pair, fields: Collection[str] = PAIR_FIELDS) -> dict[str, str]:
@@ -158,8 +170,8 @@ class PairDiff:
     def to_dict(self) -> dict[str, Any]:
         return {
             "summary": self.summary(),
-            "added": [{"pair_id": p.pair_id, **_cells(p)} for p in self.added],
-            "dropped": [{"pair_id": p.pair_id, **_cells(p)} for p in self.dropped],
+            "added": [{**_ids(p.pair_id, p.item_id), **_cells(p)} for p in self.added],
+            "dropped": [{**_ids(p.pair_id, p.item_id), **_cells(p)} for p in self.dropped],
             "edited": [e.to_dict() for e in self.edited],
         }
 
@@ -185,7 +197,7 @@ def diff_pairs(
             if old_cells[c] != new_cells[c]
         )
         if changes:
-            edited.append(PairEdit(old.pair_id, changes))
+            edited.append(PairEdit(old.pair_id, changes, old.item_id or new.item_id))
     return PairDiff(
         before_label=before_label,
         after_label=after_label,
@@ -218,13 +230,13 @@ def format_text(diff: PairDiff) -> str:
     if diff.not_compared:
         lines.append(not_compared_note(diff))
     for p in diff.dropped:
-        lines += ["", f"dropped pair {p.pair_id} ({p.bias_type}, {p.direction})"]
+        lines += ["", f"dropped {pair_label(p.pair_id, p.item_id)} ({p.bias_type}, {p.direction})"]
         lines += [f"  - sent_more: {p.sent_more}", f"  - sent_less: {p.sent_less}"]
     for p in diff.added:
-        lines += ["", f"added pair {p.pair_id} ({p.bias_type}, {p.direction})"]
+        lines += ["", f"added {pair_label(p.pair_id, p.item_id)} ({p.bias_type}, {p.direction})"]
         lines += [f"  + sent_more: {p.sent_more}", f"  + sent_less: {p.sent_less}"]
     for e in diff.edited:
-        lines += ["", f"edited pair {e.pair_id}"]
+        lines += ["", f"edited {e.label}"]
         for f in e.fields:
             if f.column in _SENTENCE_COLUMNS:
                 lines.append(f"  {f.column}: {render_word_diff(f.segments)}")

@@ -266,13 +266,14 @@ def _read_own(dist: Path, benchmark: Benchmark) -> list[Pair]:
 
 
 def _pair_key(pair: Pair) -> tuple[Any, ...]:
-    # not the id: a StereoSet pair's id is its item's position, which a dropped item shifts
-    return (pair.sent_more, pair.sent_less, pair.direction, pair.bias_type)
+    # the id too: every pair, a StereoSet item included (its id derives from the item's own
+    # id, issue 35), must read back under the id the change log and later versions name
+    return (pair.pair_id, pair.item_id, pair.sent_more, pair.sent_less, pair.direction, pair.bias_type)
 
 
 def check_reads(path: Path, benchmark: Benchmark, expected: list[Pair]) -> int:
-    """Read a release's own-shape data back: it must hold the revised pairs, in order
-    (sentences and labels). Returns the number of pairs."""
+    """Read a release's own-shape data back: it must hold the revised pairs, in order, under
+    their ids (ids, item ids, sentences and labels). Returns the number of pairs."""
     pairs = read_dataset(path, benchmark.formats[0]).pairs
     if [_pair_key(p) for p in pairs] != [_pair_key(p) for p in expected]:
         raise ReleaseError(f"{path}: does not read back as the revised pairs")

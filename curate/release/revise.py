@@ -10,13 +10,14 @@ decisions change nothing and never conflict.
 Every pair whose sentences or labels end up different from the raw file gets a change record
 (``changes.jsonl``), and only those::
 
-    {"pair_id": 3, "change": "edited" | "relabelled" | "edited+relabelled" | "dropped",
+    {"pair_id": 3, "item_id"?, "change": "edited" | "relabelled" | "edited+relabelled" | "dropped",
      "old": {"sent_more": ...}, "new": {"sent_more": ...} | null,
      "lint": [{"code", "rule", "field", "old", "new"}, ...],
      "decisions": [{"source", "file", "line", "action", "round", "reason"?, "votes", "n_annotators"}]}
 
 ``old``/``new`` hold the changed fields under the upstream column names (``stereo_antistereo``
-for the direction); a dropped pair keeps its id and ``old`` holds all four fields. ``lint`` lists
+for the direction); ``item_id`` is the item's own id where it has one (StereoSet, whose pair
+ids derive from it); a dropped pair keeps its id and ``old`` holds all four fields. ``lint`` lists
 the fixes whose result survives into the release (a fix whose field a decision then rewrote, or
 of a pair that was dropped, is not a reason for the final text); ``decisions`` lists the decisions
 that changed the pair (agreeing duplicates included).
@@ -45,7 +46,7 @@ from curate.fileio import input_exists, sha256_file
 from curate.formats import Dataset, log_warnings
 from curate.jsonl import dumps_line, read_jsonl_objects
 from curate.lint import AppliedFix, LintSettings, fix_pairs
-from curate.pairs import EDITABLE_FIELDS, TEXT_FIELDS, Pair
+from curate.pairs import BY_POSITION_NOTE, EDITABLE_FIELDS, TEXT_FIELDS, Pair
 from curate.release.recipe import DecisionSource, Recipe, recipe_source
 
 #: The upstream columns of the sentences (what a correction edits).
@@ -99,10 +100,14 @@ class Change:
     new: dict[str, str] | None
     lint: tuple[AppliedFix, ...] = ()
     decisions: tuple[SourcedDecision, ...] = ()
+    #: The item's own id (StereoSet); None for pairs without one.
+    item_id: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        own = {"item_id": self.item_id} if self.item_id is not None else {}
         return {
             "pair_id": self.pair_id,
+            **own,
             "change": self.change,
             "old": self.old,
             "new": self.new,
@@ -246,6 +251,13 @@ def _describe(sd: SourcedDecision) -> str:
     return f"{sd.where} says {d.action}" + (f" ({', '.join(details)})" if details else "")
 
 
+def _by_position(pairs: dict[int, Pair], decision: Decision) -> str:
+    """Why a decision naming a small pair id misses items that have their own ids."""
+    if decision.item_id is None and any(p.item_id for p in pairs.values()):
+        return f" ({BY_POSITION_NOTE})"
+    return ""
+
+
 def resolve_decisions(
     pairs: dict[int, Pair], sources: Sequence[tuple[DecisionSource, Sequence[SourcedDecision]]]
 ) -> dict[int, list[SourcedDecision]]:
@@ -258,7 +270,7 @@ def resolve_decisions(
             if d.action == "undecided":
                 continue
             if d.pair_id not in pairs:
-                raise InputError(f"{sd.where}: pair {d.pair_id} is not in the raw file")
+                raise InputError(f"{sd.where}: {d.label} is not in the raw file{_by_position(pairs, d)}")
             result = apply_decision(pairs[d.pair_id], d)
             previous = chosen.get(d.pair_id)
             if previous is None or (source.override and previous[0].source != source):
@@ -313,7 +325,9 @@ def build_change(
     """The change record of one pair, or None when its fields equal the raw ones."""
     effective = tuple(sd for sd in decisions if sd.decision.action not in {"keep", "undecided"})
     if final is None:
-        return Change(raw.pair_id, "dropped", _values(raw), None, (), effective)
+        return Change(
+            raw.pair_id, "dropped", _values(raw), None, (), effective, item_id=raw.item_id
+        )
     changed = [name for name in EDITABLE_FIELDS if getattr(raw, name) != getattr(final, name)]
     if not changed:
         return None
@@ -328,6 +342,7 @@ def build_change(
         {COLUMN_OF[name]: getattr(final, name) for name in changed},
         surviving,
         effective if final != fixed else (),
+        item_id=raw.item_id,
     )
 
 

@@ -236,7 +236,8 @@ def build_explore_data(
     """The page's document: one row per pair id of the union of the versions, in id order.
 
     Row keys are short (``v`` versions, ``f`` findings, ``d`` decisions, ``a`` answers, ``c``
-    changes, ``s`` scores) because a StereoSet-sized page holds 20,000 of them.
+    changes, ``s`` scores, ``item`` the item's own id where it has one, as StereoSet's) because
+    a StereoSet-sized page holds 20,000 of them.
     """
     if not 1 <= len(versions) <= 2:
         raise InputError(f"give one or two versions to explore, got {len(versions)}")
@@ -279,6 +280,9 @@ def build_explore_data(
                 )
             scores.append(per_version)
         row: dict[str, Any] = {"id": pair_id, "v": cells, "s": scores}
+        item = next((p[pair_id].item_id for p in by_version if pair_id in p), None)
+        if item:  # an item with its own id (StereoSet): the page names it by that
+            row["item"] = item
         if pair_id in by_finding:
             row["f"] = by_finding[pair_id]
         if pair_id in decisions:

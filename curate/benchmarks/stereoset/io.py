@@ -2,9 +2,11 @@
 
 Each intrasentence item becomes a pair: the stereotype sentence is ``sent_more``, the
 anti-stereotype sentence ``sent_less``, the direction ``stereo``, the bias type the item's
-domain; the pair keeps the item id, target term, context and unrelated sentence, and its id is
-the item's position in the intrasentence list (stable: the file's order never changes).
-Intersentence items (a context sentence and three continuations) are kept as
+domain; the pair keeps the item id, target term, context and unrelated sentence. Its pair id is
+derived from the item's own ``id`` (:func:`curate.pairs.item_pair_id`), never from its position:
+a revision that drops an item leaves every other item's pair id as it was, so versions join
+item by item (issue 35; before, the id was the position and every item after a dropped one was
+matched with its neighbour). Intersentence items (a context sentence and three continuations) are kept as
 :class:`StereoSetItem` records. The parsed document is kept too, so writing the pairs back
 reproduces the file byte for byte when nothing changed, and otherwise only the edited texts.
 """
@@ -26,7 +28,7 @@ from curate.errors import InputError
 from curate.fileio import read_text_utf8
 from curate.formats.dataset import Dataset, Shape
 from curate.formats.labels import LabelError, LabelNormaliser
-from curate.pairs import Pair, sentence_control_characters
+from curate.pairs import Pair, item_pair_id, sentence_control_characters
 
 #: Input (and output) formats: the release's JSON document.
 FORMATS: tuple[str, ...] = ("stereoset",)
@@ -151,9 +153,9 @@ def _item(raw: Any, kind: str, index: int, labels: LabelNormaliser, line: int) -
 
 
 def pair_of(item: StereoSetItem) -> Pair:
-    """The minimal pair of an intrasentence item (its id: the item's position)."""
+    """The minimal pair of an intrasentence item (its pair id: derived from the item's id)."""
     return Pair(
-        pair_id=item.index,
+        pair_id=item_pair_id(item.item_id),
         sent_more=item.stereotype,
         sent_less=item.anti_stereotype,
         direction="stereo",
@@ -218,6 +220,7 @@ def parse_stereoset(text: str, source: str, document: Any = None) -> Dataset:
     lines = _Lines(text)
     items: dict[str, list[StereoSetItem]] = {}
     seen: dict[str, str] = {}
+    numbers: dict[int, tuple[str, str]] = {}
     for kind in KINDS:
         raw_items = document["data"].get(kind, [])
         if not isinstance(raw_items, list):
@@ -233,6 +236,15 @@ def parse_stereoset(text: str, source: str, document: Any = None) -> Dataset:
             if item.item_id in seen:
                 raise InputError(f"{source}: {where}: duplicate item id {item.item_id} (first: {seen[item.item_id]})")
             seen[item.item_id] = where
+            number = item_pair_id(item.item_id)
+            if number in numbers:
+                other, other_where = numbers[number]
+                raise InputError(
+                    f"{source}: {where}: item ids {other} ({other_where}) and {item.item_id} "
+                    f"share the pair id {number} (the first 52 bits of their MD5 digests); "
+                    "give one of them another id"
+                )
+            numbers[number] = (item.item_id, where)
             items[kind].append(item)
     return Dataset(
         pairs=tuple(pair_of(item) for item in items["intrasentence"]),

@@ -44,7 +44,7 @@
     r.decision = r.d ? r.d[r.d.length - 1] : null;
     r.action = r.decision ? r.decision.action : "";
     r.types = Array.from(new Set(r.v.filter(Boolean).map((v) => v[3])));
-    const parts = [String(r.id), r.action, r.status, r.codes.join(" ")];
+    const parts = [String(r.id), r.item || "", r.action, r.status, r.codes.join(" ")];
     for (const v of r.v) if (v) parts.push(v[0], v[1], v[3], v[2]);
     for (const f of r.f || []) parts.push(f[1], f[2]);
     r.haystack = parts.join("\n").toLowerCase();
@@ -200,7 +200,8 @@
     td.append(box);
   }
   function renderId(td, r) {
-    const button = el("button", { type: "button", cls: "open", text: String(r.id), "data-id": String(r.id), title: "open the pair's detail" });
+    // an item with its own id (StereoSet) is shown by it: its number is derived from that id
+    const button = el("button", { type: "button", cls: "open", text: r.item ? r.item.slice(0, 10) + "…" : String(r.id), "data-id": String(r.id), title: r.item ? `item ${r.item}: open its detail` : "open the pair's detail" });
     button.addEventListener("click", () => openDetail(r));
     td.append(button);
   }
@@ -632,7 +633,7 @@
   }
   function openDetail(r) {
     const body = $("detail-body");
-    const parts = [el("h2", { id: "detail-title", text: `Pair ${r.id}` })];
+    const parts = [el("h2", { id: "detail-title", text: r.item ? `Item ${r.item} (pair ${r.id})` : `Pair ${r.id}` })];
     if (r.status) parts.push(el("span", { cls: `badge ${r.status}`, text: r.status }));
     VERSIONS.forEach((label, v) => {
       const cells = r.v[v];
@@ -776,10 +777,11 @@
     const reason = $("report-reason").value.trim();
     const names = Object.fromEntries(FAMILIES.map((f) => [f.code, f.name]));
     const lines = [];
+    const items = Object.fromEntries(ROWS.filter((r) => r.item).map((r) => [r.id, r.item]));
     for (const id of Array.from(selected).sort((a, b) => a - b)) {
       for (const code of codes) {
         lines.push(JSON.stringify({
-          pair_id: id, code: code, rule: "reader-report",
+          pair_id: id, ...(items[id] ? { item_id: items[id] } : {}), code: code, rule: "reader-report",
           message: `reader report (${names[code] || code}): ${reason || "no reason given"}`,
         }));
       }
