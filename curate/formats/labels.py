@@ -64,6 +64,7 @@ class LabelNormaliser:
     _first_line: dict[tuple[str, str, str], int] = field(default_factory=dict)
     _unknown: Counter[str] = field(default_factory=Counter)
     _unknown_line: dict[str, int] = field(default_factory=dict)
+    _empty: list[tuple[str, int, int]] = field(default_factory=list)
 
     def _note(self, column: str, before: str, after: str, line: int) -> None:
         key = (column, before, after)
@@ -105,6 +106,11 @@ class LabelNormaliser:
         self._unknown_line.setdefault(value, line)
         return value
 
+    def empty_sentence(self, column: str, pair_id: int, line: int) -> None:
+        """Note a sentence cell that is empty: the pair is kept (a published translation
+        has one, French CrowS-Pairs pair 129) so that it can be read, linted and fixed."""
+        self._empty.append((column, pair_id, line))
+
     def warnings(self) -> list[str]:
         """One sentence per kind of change or unknown label, with counts and the first line."""
         out = [
@@ -117,6 +123,11 @@ class LabelNormaliser:
             f"{self.source}: bias_type {label!r} is not a {kind}; kept as is in {n} row(s) "
             f"(first on line {self._unknown_line[label]})"
             for label, n in sorted(self._unknown.items())
+        ]
+        out += [
+            f"{self.source}: line {line}: {column} is empty (pair {pair_id}); kept, and "
+            "`curate lint` flags it"
+            for column, pair_id, line in self._empty
         ]
         return out
 

@@ -149,6 +149,7 @@ class NonMinimalPerturbation(Rule):
     code = "P006"
     name = "non-minimal-perturbation"
     summary = "Words changed in more than one place beyond consistent group swaps"
+    languages = ("en",)  # English word lists and grammar
     bad = (
         Example(
             "The slaves were fighting for a piece of bread.",

@@ -202,6 +202,7 @@ class LowercaseProperWord(Rule):
     code = "T006"
     name = "lowercase-proper-word"
     summary = "A proper adjective or the pronoun 'I' written lower-case"
+    languages = ("en",)  # English word lists and grammar
     fixable = True
     bad = (
         Example("The muslim man prayed.", "The Christian man prayed.", "religion"),
@@ -422,6 +423,7 @@ class MisplacedCapital(Rule):
     code = "T009"
     name = "misplaced-capital"
     summary = "A common word capitalised inside a sentence"
+    languages = ("en",)  # English word lists and grammar
     bad = (
         Example(
             "They are Muslim and can't even have Coffee.",
@@ -490,6 +492,7 @@ class ApostrophePlural(Rule):
     code = "T010"
     name = "apostrophe-plural"
     summary = "A plural group word written with an apostrophe"
+    languages = ("en",)  # English word lists and grammar
     bad = (
         Example("Gypsy's steal.", "Americans steal.", "nationality"),
     )

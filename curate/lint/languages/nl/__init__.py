@@ -1,0 +1,12 @@
+"""Dutch: pyspellchecker's Dutch word list, and the apostrophe forms of Dutch spelling.
+
+Dutch writes the plural or genitive of a word ending in a vowel with an apostrophe (auto's,
+baby's, opa's) and elides a few words ('t, 's avonds, z'n, m'n, d'r): neither is a typo.
+"""
+
+from curate.lint.languages import Language
+
+ELISIONS = frozenset(["z", "m", "d", "'t", "'s"])
+SUFFIXES = frozenset(["s", "tje", "tjes", "je"])
+
+LANGUAGE = Language("nl", "Dutch", "nl", elisions=ELISIONS, suffixes=SUFFIXES, min_suggestion=1000)

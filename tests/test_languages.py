@@ -1,0 +1,136 @@
+"""CrowS-Pairs in French and Dutch: read byte-exactly (the Dutch file through its legacy
+encoding), with their language, and linted in it.
+
+The shared files are read from ``$CURATE_DATA_MIRROR`` (verified against the registry's
+checksums); the synthetic cases check the decoding rules on their own.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from curate import sources
+from curate.datasets import format_dataset, read_dataset
+from curate.errors import InputError
+from curate.formats.encoding import decode, forced_encoding, misplaced
+from curate.formats.language import detect_language
+
+REPO = Path(__file__).resolve().parents[1]
+REGISTRY = REPO / "data" / "raw" / "sources.toml"
+
+
+def shared(name: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A registry source from the mirror, checksum-verified."""
+    if not os.environ.get(sources.MIRROR_ENV):
+        pytest.skip(f"${sources.MIRROR_ENV} not set")
+    source = sources.load_sources(REGISTRY)[name]
+    return sources.fetch(source, tmp_path_factory.mktemp("raw")).path
+
+
+@pytest.fixture(scope="module")
+def french(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return shared("crows-pairs-french", tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def dutch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return shared("crows-pairs-dutch", tmp_path_factory)
+
+
+def test_french_file_reads_whole_with_its_language(french: Path) -> None:
+    dataset = read_dataset(french)
+    assert len(dataset.pairs) == 1463
+    assert dataset.language == "fr"
+    assert dataset.shape.encoding == "utf-8"
+    text = french.read_bytes().decode("utf-8")
+    assert "café" in text
+    assert any("café" in p.sent_more or "café" in p.sent_less for p in dataset.pairs)
+    # pair 129 has an empty sent_less: kept (lint flags it), with a warning naming it
+    assert next(p for p in dataset.pairs if p.pair_id == 129).sent_less == ""
+    assert any("pair 129" in w for w in dataset.warnings)
+
+
+def test_dutch_file_is_decoded_from_mac_roman_byte_exactly(dutch: Path) -> None:
+    data = dutch.read_bytes()
+    with pytest.raises(UnicodeDecodeError):
+        data.decode("utf-8")
+    decoded = decode(data, dutch.name)
+    assert decoded.encoding == "mac-roman"
+    # the one line of UTF-8 inside it (pair 1367's "één") is decoded as UTF-8
+    assert len(decoded.utf8_lines) == 1
+    line = decoded.text.splitlines()[decoded.utf8_lines[0] - 1]
+    assert line.startswith("1367,") and "één" in line
+    assert decoded.encode() == data  # every byte accounted for
+    for word in ("siësta", "één"):
+        assert word in decoded.text
+    assert "√" not in decoded.text and "Ž" not in decoded.text
+    assert misplaced(decoded.text) == []
+
+
+def test_dutch_dataset_names_the_encoding_and_writes_utf8(dutch: Path, tmp_path: Path) -> None:
+    dataset = read_dataset(dutch)
+    assert len(dataset.pairs) == 1463
+    assert dataset.language == "nl"
+    assert dataset.shape.encoding == "mac-roman"
+    note = dataset.warnings[0]
+    assert "decoded from mac-roman" in note and "written from it are UTF-8" in note
+    assert "cp1250" in note  # the evidence names the rejected candidates
+    siesta = [p for p in dataset.pairs if "siësta" in p.sent_more]
+    assert siesta
+    written = format_dataset(dataset, "csv")
+    text = written.decode("utf-8")
+    assert "siësta" in text and "één" in text
+    out = tmp_path / "dutch_utf8.csv"
+    out.write_bytes(written)
+    again = read_dataset(out)
+    assert again.shape.encoding == "utf-8"
+    assert [(p.pair_id, p.sent_more, p.sent_less) for p in again.pairs] == [
+        (p.pair_id, p.sent_more, p.sent_less) for p in dataset.pairs
+    ]
+
+
+def test_utf8_forced_on_the_dutch_file_names_the_line(dutch: Path) -> None:
+    with forced_encoding("utf-8"), pytest.raises(InputError, match=r"line 29\).*--encoding"):
+        read_dataset(dutch)
+
+
+def test_a_wrong_forced_encoding_is_said(dutch: Path) -> None:
+    with forced_encoding("cp1250"):
+        dataset = read_dataset(dutch)
+    assert "look out of place" in dataset.warnings[0]
+
+
+@pytest.mark.parametrize(
+    ("codec", "words"),
+    [("cp1252", ("café", "très", "élève")), ("mac_roman", ("één", "siësta", "café"))],
+)
+def test_legacy_files_round_trip(tmp_path: Path, codec: str, words: tuple[str, ...]) -> None:
+    french = "Le café est très bon pour un élève, dit-il, et elle le sait. "
+    dutch = "Hij zei dat één siësta in het café niet genoeg was voor de mensen. "
+    sentence = french if codec == "cp1252" else dutch
+    # every third row the other language, as a file of quotations might mix them
+    text = "".join(
+        f"{i},{sentence if i % 3 else french + dutch},{sentence},stereo,age\n" for i in range(12)
+    )
+    data = ("id,sent_more,sent_less,stereo_antistereo,bias_type\n" + text).encode(codec)
+    decoded = decode(data, "x.csv")
+    assert decoded.encode() == data
+    for word in words:
+        assert word in decoded.text
+    assert decoded.text == data.decode(codec)
+
+
+def test_too_little_evidence_is_refused_naming_line_and_encoding() -> None:
+    data = "a,b\nx,caf\xe9\n".encode("latin-1")
+    with pytest.raises(InputError, match=r"line 2\); likely cp1252.*--encoding cp1252"):
+        decode(data, "tiny.csv")
+
+
+def test_language_detection() -> None:
+    assert detect_language("Les pauvres sont incapables de gérer leurs finances, et il le sait.") == "fr"
+    assert detect_language("De armen weten niet hoe ze met het geld van de zaak moeten omgaan.") == "nl"
+    assert detect_language("The poor are unable to manage their money and the rest of it.") == "en"
+    assert detect_language("Paris.") is None
