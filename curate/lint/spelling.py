@@ -18,6 +18,7 @@ from rapidfuzz.distance import OSA
 from spellchecker import SpellChecker
 
 from curate.align import Token
+from curate.lint.languages import MIN_PART, Language
 from curate.lint.languages import language as language_of
 from curate.lint.lexicon import Lexicon
 
@@ -142,6 +143,30 @@ def checked_word(text: str, language: str) -> str:
     return word
 
 
+def _in_dictionary(word: str, lang: Language, checker: SpellChecker) -> bool:
+    """Whether ``word`` is a word of ``lang``: in its list, an inflected form of a listed word,
+    a hyphenated compound of listed words, or (Dutch) two listed words written as one."""
+    if word in checker:
+        return True
+    if "-" in word:
+        return all(_in_dictionary(part, lang, checker) for part in word.split("-") if part)
+    for ending in lang.inflections:
+        stem = word[: -len(ending)]
+        if word.endswith(ending) and len(stem) >= MIN_PART - 1 and stem in checker:
+            return True
+    for ending, infinitive in lang.verb_forms:
+        if word.endswith(ending) and word[: -len(ending)] + infinitive in checker:
+            return True
+    if lang.compounds:
+        for i in range(MIN_PART, len(word) - MIN_PART + 1):
+            head, tail = word[:i], word[i:]
+            if head in checker and (tail in checker or _in_dictionary(tail, lang, checker)):
+                return True
+            if head.endswith("s") and head[:-1] in checker and tail in checker:
+                return True  # the Dutch linking s (arbeidsmarkt)
+    return False
+
+
 _LETTERS = re.compile(r"^[^\W\d_]+(?:-[^\W\d_]+)*$")
 
 
@@ -151,11 +176,14 @@ def _misspelled_in(text: str, language: str) -> bool:
         return False
     lang = language_of(language)
     word = checked_word(text, language)
-    if len(word) < MIN_LENGTH or not _LETTERS.match(word):
+    if len(word) < MIN_LENGTH or not _LETTERS.match(word) or lang.is_group_word(word):
         return False
     checker = _checker(lang.dictionary)
-    if word in checker or ("-" in word and all(p in checker for p in word.split("-"))):
+    word = word.replace("œ", "oe").replace("æ", "ae")  # the word lists spell ligatures out
+    if _in_dictionary(word, lang, checker):
         return False
+    if any(word in _checker(loan) for loan in lang.loans_from):
+        return False  # a loanword ("coach", "feeling"), spelled as in its language
     fix = suggestion(word, language)
     return fix is not None and checker.word_frequency[fix] >= lang.min_suggestion
 

@@ -24,6 +24,9 @@ _DOUBLED = re.compile(r"(?<![.])([.,;:])\s*\1(?![.])|([,;:])\s+([.,;:])")
 _SPACE_BEFORE = re.compile(r"(?<=\w)[ \t]+(?=[,.;:!?](?:\s|$))")
 #: Any of the defects T004 fixes (one search, so that clean sentences cost little).
 _ANY_WHITESPACE_DEFECT = re.compile(r"^\s|\s$|[ \t]{2}|[\r\n\t]|\w[ \t]+[,.;:!?](?:\s|$)")
+#: French typography puts a space before ; : ! ? (and inside « »): only , and . take none.
+_SPACE_BEFORE_FR = re.compile(r"(?<=\w)[ \t]+(?=[,.](?:\s|$))")
+_ANY_WHITESPACE_DEFECT_FR = re.compile(r"^\s|\s$|[ \t]{2}|[\r\n\t]|\w[ \t]+[,.](?:\s|$)")
 _LEADING = re.compile(r"^\s*([.,;:!?]+)(?=\w)")
 _MULTI_SPACE = re.compile(r"[ \t]{2,}|[\r\n\t]+")
 
@@ -138,7 +141,8 @@ class WhitespaceDefect(Rule):
     """Leading, trailing, doubled or non-space whitespace, or a space before punctuation.
 
     Tokenizers treat whitespace differently (RoBERTa's byte-level BPE encodes it), so stray
-    spaces change token ids and scores.
+    spaces change token ids and scores. In French the space before ; : ! ? is the rule of its
+    typography, not a defect: only a space before , or . is reported there.
     """
 
     code = "T004"
@@ -152,11 +156,14 @@ class WhitespaceDefect(Rule):
     good = (Example("Jews are greedy.", "Christians are greedy.", "religion"),)
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
+        french = ctx.language == "fr"
+        defect = _ANY_WHITESPACE_DEFECT_FR if french else _ANY_WHITESPACE_DEFECT
+        space_before = _SPACE_BEFORE_FR if french else _SPACE_BEFORE
         for field_name in FIELDS:
             sentence = ctx.sentence(field_name)
-            if not _ANY_WHITESPACE_DEFECT.search(sentence):
+            if not defect.search(sentence):
                 continue
-            fixed = _SPACE_BEFORE.sub("", _MULTI_SPACE.sub(" ", sentence.strip()))
+            fixed = space_before.sub("", _MULTI_SPACE.sub(" ", sentence.strip()))
             if fixed != sentence:
                 yield Violation(f"whitespace defect in {field_name}", fix={field_name: fixed})
 

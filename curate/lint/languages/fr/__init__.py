@@ -8,4 +8,23 @@ from curate.lint.languages import Language
 
 ELISIONS = frozenset(["l", "d", "j", "m", "n", "s", "t", "c", "qu", "jusqu", "lorsqu", "puisqu", "quoiqu", "presqu", "quelqu"])
 
-LANGUAGE = Language("fr", "French", "fr", elisions=ELISIONS, min_suggestion=1000)
+#: Plural and feminine endings (docteur -> docteure(s), boulot -> boulots).
+INFLECTIONS = ("es", "s", "x", "e")
+
+#: Forms of first-group verbs (-er), the commonest, by ending: participles, the simple past,
+#: the imperfect and the present plural.
+VERB_FORMS = tuple(
+    (ending, "er")
+    for ending in ("ant", "ées", "és", "ée", "é", "èrent", "aient", "ait", "ais", "a", "ent", "ons", "ez")
+)
+
+LANGUAGE = Language(
+    "fr",
+    "French",
+    "fr",
+    elisions=ELISIONS,
+    min_suggestion=1000,
+    inflections=INFLECTIONS,
+    verb_forms=VERB_FORMS,
+    loans_from=("en",),
+)

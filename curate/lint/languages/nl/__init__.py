@@ -9,4 +9,17 @@ from curate.lint.languages import Language
 ELISIONS = frozenset(["z", "m", "d", "'t", "'s"])
 SUFFIXES = frozenset(["s", "tje", "tjes", "je"])
 
-LANGUAGE = Language("nl", "Dutch", "nl", elisions=ELISIONS, suffixes=SUFFIXES, min_suggestion=1000)
+#: Plural, inflected-adjective and diminutive endings (minuut -> minuten, euro -> euros).
+INFLECTIONS = ("en", "s", "e", "je", "tje", "jes", "tjes")
+
+LANGUAGE = Language(
+    "nl",
+    "Dutch",
+    "nl",
+    elisions=ELISIONS,
+    suffixes=SUFFIXES,
+    min_suggestion=1000,
+    inflections=INFLECTIONS,
+    compounds=True,
+    loans_from=("en",),
+)
