@@ -7,6 +7,7 @@ checksums); the synthetic cases check the decoding rules on their own.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -134,3 +135,127 @@ def test_language_detection() -> None:
     assert detect_language("De armen weten niet hoe ze met het geld van de zaak moeten omgaan.") == "nl"
     assert detect_language("The poor are unable to manage their money and the rest of it.") == "en"
     assert detect_language("Paris.") is None
+
+
+# -- lint in the pair's language -------------------------------------------------------------
+
+
+def _lint_cli(path: Path, *args: str):
+    from typer.testing import CliRunner
+
+    from curate.cli import app
+
+    return CliRunner().invoke(app, ["lint", str(path), "--format", "json", *args])
+
+
+@pytest.mark.parametrize(("fixture", "language", "name"), [("french", "fr", "French"), ("dutch", "nl", "Dutch")])
+def test_lint_runs_only_the_rules_of_the_language(
+    fixture: str, language: str, name: str, request: pytest.FixtureRequest
+) -> None:
+    import json
+    import re
+
+    from curate.benchmarks import all_rules
+
+    path = request.getfixturevalue(fixture)
+    result = _lint_cli(path)
+    assert result.exit_code == 1, result.output
+    findings = json.loads(result.stdout)
+    rules = all_rules()
+    assert findings
+    english_only = {c for c, r in rules.items() if r.languages is not None and language not in r.languages}
+    assert {"G001", "S004", "W003", "T006"} <= english_only
+    assert not {f["code"] for f in findings} & english_only
+    note = re.search(rf"skipped for {name} \({language}\): no {name} version of (.*)", result.stderr)
+    assert note is not None
+    assert {c for c in english_only if c in note.group(1)} == english_only - {
+        c for c, r in rules.items() if not r.default
+    }
+    assert f"precision on the {name} CrowS-Pairs" in result.stderr
+
+
+def test_the_printed_precision_is_the_judged_one() -> None:
+    """The notes `curate lint` prints are the figures of the judgments file (recomputed from
+    it, never typed here); the precision script checks the sample still is the seeded one."""
+    import tomllib
+
+    from statsmodels.stats.proportion import proportion_confint
+
+    from curate.benchmarks.crows_pairs.benchmark import LANGUAGE_PRECISION
+
+    judged = tomllib.loads(
+        (REPO / "benchmarks" / "crows_pairs_multilingual_lint_judgments.toml").read_text("utf-8")
+    )
+    for language in ("fr", "nl"):
+        verdicts = [v[0] for v in judged[language]["judgments"].values()]
+        real, n = sum(verdicts), len(verdicts)
+        low, high = proportion_confint(real, n, alpha=0.05, method="wilson")
+        note = LANGUAGE_PRECISION[language]
+        assert f"{real} of " in note and f" {n} " in note
+        assert f"({100 * real / n:.0f}%, Wilson 95% CI {100 * low:.0f}-{100 * high:.0f}%)" in note
+
+
+@pytest.mark.parametrize("language", ["fr", "nl"])
+def test_the_judged_sample_is_the_seeded_sample_of_todays_rules(language: str) -> None:
+    import random
+    import sys
+    import tomllib
+
+    if not os.environ.get(sources.MIRROR_ENV):
+        pytest.skip(f"${sources.MIRROR_ENV} not set")
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        from crows_pairs_multilingual_lint_precision import FILES, flagged_pairs
+    finally:
+        sys.path.pop(0)
+    judged = tomllib.loads(
+        (REPO / "benchmarks" / "crows_pairs_multilingual_lint_judgments.toml").read_text("utf-8")
+    )[language]
+    mirror = Path(os.environ[sources.MIRROR_ENV]) / "crows_pairs_multilingual"
+    _, findings = flagged_pairs(mirror / FILES[language])
+    flagged = sorted({f.pair_id for f in findings})
+    size = min(judged["sample"]["size"], len(flagged))
+    sample = sorted(random.Random(judged["sample"]["seed"]).sample(flagged, size))
+    assert sorted(int(k) for k in judged["judgments"]) == sample
+
+
+@pytest.mark.parametrize(
+    ("language", "word", "flagged"),
+    [
+        ("fr", "docteure", False),  # a feminine job noun: a valid swap of "docteur"
+        ("fr", "boulots", False),  # plural of a listed word
+        ("fr", "sirotant", False),  # participle of "siroter"
+        ("fr", "l’école", False),  # elided article
+        ("fr", "coach", False),  # English loanword
+        ("fr", "britanique", True),
+        ("fr", "rançais", True),
+        ("nl", "privéschool", False),  # a compound written as one word
+        ("nl", "auto's", False),
+        ("nl", "gemkaat", True),
+        ("nl", "ceremonië", True),
+    ],
+)
+def test_spelling_in_the_language(language: str, word: str, flagged: bool) -> None:
+    from curate.align import align
+    from curate.lint.lexicon import load_lexicon
+    from curate.lint.spelling import misspelled
+
+    token = next(t for t in align(word, word).more if t.text.startswith(word[:3]))
+    assert misspelled(token, load_lexicon(), language) is flagged
+
+
+def test_french_typography_keeps_the_space_before_double_marks() -> None:
+    from curate.lint import LintSettings, lint_pairs
+    from curate.lint.profiles import PAIRS
+    from curate.pairs import Pair
+
+    pairs = [
+        Pair(0, "Quel voleur !", "Quel menteur !", "stereo", "race-color"),
+        Pair(1, "Il est  gitan .", "Il est français .", "stereo", "race-color"),
+    ]
+    french = dataclasses.replace(PAIRS, language="fr")
+    codes = {(f.pair_id, f.code) for f in lint_pairs(pairs, LintSettings(), target=french)}
+    assert (0, "T004") not in codes
+    assert (1, "T004") in codes
+    english = {(f.pair_id, f.code) for f in lint_pairs(pairs, LintSettings())}
+    assert (0, "T004") in english

@@ -69,6 +69,8 @@ class FinalPunctuationMismatch(Rule):
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         more, less = ctx.pair.sent_more, ctx.pair.sent_less
+        if not more.strip() or not less.strip():
+            return  # an empty sentence is P005's finding; a lone "." would be no fix
         if _has_terminal(more) == _has_terminal(less):
             return
         lacking, other = ("sent_less", more) if _has_terminal(more) else ("sent_more", less)
