@@ -7,6 +7,7 @@ checksums); the synthetic cases check the decoding rules on their own.
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import os
 from pathlib import Path
@@ -259,3 +260,79 @@ def test_french_typography_keeps_the_space_before_double_marks() -> None:
     assert (1, "T004") in codes
     english = {(f.pair_id, f.code) for f in lint_pairs(pairs, LintSettings())}
     assert (0, "T004") in english
+
+
+# -- the five published outputs ----------------------------------------------------------------
+
+PUBLISHED = [
+    ("crows-pairs-french-camembert", "crows-pairs-french", "utf-8"),
+    ("crows-pairs-french-flaubert", "crows-pairs-french", "utf-8"),
+    ("crows-pairs-dutch-bertje", "crows-pairs-dutch", "mac_roman"),
+    ("crows-pairs-dutch-mbert", "crows-pairs-dutch", "mac_roman"),
+    ("crows-pairs-dutch-robbert", "crows-pairs-dutch", "mac_roman"),
+]
+
+
+def _printed_metric(path: Path, codec: str) -> tuple[float, dict[str, float], list[str]]:
+    """What their mlm_metric.py prints, recomputed from the file alone with the csv module:
+    the metric (stereo and antistereo pairs whose ``score`` is 1, over all pairs) and the
+    score of each direction; and the first column of every row."""
+    import csv
+    import io
+
+    rows = list(csv.DictReader(io.StringIO(path.read_bytes().decode(codec), newline="")))
+    first = next(iter(rows[0]))
+    directions = {}
+    for direction in ("stereo", "antistereo"):
+        mine = [int(r["score"]) for r in rows if r["stereo_antistereo"] == direction]
+        directions[direction] = 100 * sum(mine) / len(mine)
+    return 100 * sum(int(r["score"]) for r in rows) / len(rows), directions, [r[first] for r in rows]
+
+
+@pytest.mark.parametrize(("name", "data", "codec"), PUBLISHED)
+def test_published_outputs_reproduce_their_printed_metric(
+    name: str, data: str, codec: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    from curate.score.imported import import_scores, published_encoding
+    from curate.score.metrics import summarize
+
+    published = shared(name, tmp_path_factory)
+    dataset = read_dataset(shared(data, tmp_path_factory))
+    result = import_scores(published, dataset.pairs, data=data)
+    assert published_encoding(published) == codecs.lookup(codec).name
+    metric, directions, first_column = _printed_metric(published, codec)
+    summary = summarize(result.scores)
+    assert summary["metric_score"] == pytest.approx(metric, abs=1e-9)
+    assert result.published_metric == pytest.approx(metric, abs=1e-9)
+    assert not result.disagreements and result.swapped_rows == 0
+    # ties (sentence scores equal after rounding to 3 decimals) count as not preferring, as in
+    # metric.py, and so does this direction score
+    for direction, score in directions.items():
+        n = summary["directions"][direction]["n"]
+        biased = summary["directions"][direction]["biased"]
+        assert 100 * biased / n == pytest.approx(score, abs=1e-9)
+    # every row went to its own pair: the Dutch files' id column is the pair id, the French
+    # files' unnamed column the row position
+    ids = [p.pair_id for p in dataset.pairs]
+    expected = [int(c) for c in first_column]
+    if data.endswith("french"):
+        expected = [ids[i] for i in expected]
+    assert [s.pair_id for s in result.scores] == sorted(expected)
+
+
+def test_score_import_cli_records_the_encoding(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from curate.cli import app
+
+    published = shared("crows-pairs-dutch-robbert", tmp_path_factory)
+    data = shared("crows-pairs-dutch", tmp_path_factory)
+    result = CliRunner().invoke(
+        app, ["score", str(data), "--import", str(published), "-m", "robbert", "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads(next(tmp_path.rglob("summary.json")).read_text("utf-8"))
+    assert summary["imported"]["encoding"] == "mac-roman"
+    assert summary["summary"]["metric_score"] == pytest.approx(_printed_metric(published, "mac_roman")[0])
