@@ -336,3 +336,53 @@ def test_score_import_cli_records_the_encoding(tmp_path: Path, tmp_path_factory:
     summary = json.loads(next(tmp_path.rglob("summary.json")).read_text("utf-8"))
     assert summary["imported"]["encoding"] == "mac-roman"
     assert summary["summary"]["metric_score"] == pytest.approx(_printed_metric(published, "mac_roman")[0])
+
+
+# -- aligned versions --------------------------------------------------------------------------
+
+
+def test_cross_lingual_check_on_french_vs_dutch(french: Path, dutch: Path) -> None:
+    from curate.lint.aligned import CHECKS, Version, by_kind, check_aligned
+
+    fr, nl = read_dataset(french), read_dataset(dutch)
+    findings = check_aligned(Version("fr", fr.pairs, fr.language), Version("nl", nl.pairs, nl.language))
+    kinds = by_kind(findings)
+    assert list(kinds) == list(CHECKS)
+    right = {p.pair_id: p for p in nl.pairs}
+    directions = sorted(p.pair_id for p in fr.pairs if p.direction != right[p.pair_id].direction)
+    bias_types = sorted(p.pair_id for p in fr.pairs if p.bias_type != right[p.pair_id].bias_type)
+    assert [f.pair_id for f in kinds["X001"]] == directions and directions
+    assert [f.pair_id for f in kinds["X002"]] == bias_types and bias_types
+    assert kinds["X004"] == []  # the same 1,463 ids
+    assert kinds["X003"]  # some translations swap groups of another kind
+    assert all(f.code in CHECKS and f.rule == CHECKS[f.code].name for f in findings)
+
+
+def test_swapped_groups_that_do_not_correspond() -> None:
+    from curate.lint.aligned import Version, check_aligned
+    from curate.pairs import Pair
+
+    fr = [Pair(7, "Les noirs sont paresseux.", "Les blancs sont paresseux.", "stereo", "race-color")]
+    nl = [Pair(7, "Moslims zijn lui.", "Christenen zijn lui.", "stereo", "race-color")]
+    same = [Pair(7, "Zwarten zijn lui.", "Blanken zijn lui.", "stereo", "race-color")]
+    codes = [f.code for f in check_aligned(Version("fr", fr, "fr"), Version("nl", nl, "nl"))]
+    assert codes == ["X003"]
+    assert check_aligned(Version("fr", fr, "fr"), Version("nl", same, "nl")) == []
+
+
+def test_diff_across_languages_lists_findings_by_kind(french: Path, dutch: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from curate.cli import app
+    from curate.findings import read_findings
+
+    out = tmp_path / "aligned.jsonl"
+    result = CliRunner().invoke(
+        app, ["diff", str(french), str(dutch), "--summary", "--findings", str(out)]
+    )
+    assert result.exit_code == 1, result.output
+    assert "1463 pairs aligned by id" in result.stdout
+    for code in ("X001 direction-differs", "X002 bias-type-differs", "X003 swapped-groups-differ"):
+        assert code in result.stdout
+    written = read_findings(out)
+    assert {f.code for f in written} == {"X001", "X002", "X003"}
