@@ -386,3 +386,50 @@ def test_diff_across_languages_lists_findings_by_kind(french: Path, dutch: Path,
         assert code in result.stdout
     written = read_findings(out)
     assert {f.code for f in written} == {"X001", "X002", "X003"}
+
+
+# -- scoring in the language -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("family", "method"), [("roberta", "pll"), ("gpt2", "clm-sum")])
+def test_french_and_dutch_pairs_score_as_written(
+    family: str, method: str, french: Path, dutch: Path
+) -> None:
+    import math
+
+    from curate.score.engine import score_pairs
+    from curate.score.models import load_model
+    from tests.support.tiny_models import single_thread, tiny_model_dir, training_corpus
+
+    fr, nl = read_dataset(french).pairs, read_dataset(dutch).pairs
+    # a tokenizer trained on French and Dutch text, as CamemBERT's and RobBERT's are
+    corpus = training_corpus([p.sent_more for p in (*fr, *nl)])
+    with single_thread():
+        lm = load_model(tiny_model_dir(family, corpus), device="cpu")
+        assert not lm.lowercase  # cased byte-level tokenizers: the accents reach the model
+        for pairs in ([p for p in fr[::200] if p.sent_less], list(nl[::200])):
+            for pair in pairs:
+                ids = lm.tokenizer(pair.sent_more, add_special_tokens=False)["input_ids"]
+                assert lm.tokenizer.decode(ids) == pair.sent_more
+            result = score_pairs(pairs, lm, method)
+            assert [s.pair_id for s in result.scores] == [p.pair_id for p in pairs]
+            assert all(
+                math.isfinite(s.sent_more_score) and math.isfinite(s.sent_less_score)
+                for s in result.scores
+            )
+
+
+def test_a_cased_model_asked_to_lowercase_is_warned(caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    from curate.score.models import load_model
+    from tests.support.tiny_models import tiny_model_dir
+
+    with caplog.at_level(logging.WARNING, logger="curate.score"):
+        load_model(tiny_model_dir("roberta"), device="cpu", lowercase=True)
+    assert any("is a cased model and --lowercase" in r.getMessage() for r in caplog.records)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="curate.score"):
+        load_model(tiny_model_dir("bert"), device="cpu", lowercase=True)  # uncased: as it was trained
+        load_model(tiny_model_dir("roberta"), device="cpu")
+    assert not [r for r in caplog.records if "cased model" in r.getMessage()]
