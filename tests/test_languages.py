@@ -433,3 +433,42 @@ def test_a_cased_model_asked_to_lowercase_is_warned(caplog: pytest.LogCaptureFix
         load_model(tiny_model_dir("bert"), device="cpu", lowercase=True)  # uncased: as it was trained
         load_model(tiny_model_dir("roberta"), device="cpu")
     assert not [r for r in caplog.records if "cased model" in r.getMessage()]
+
+
+# -- a release in the language -----------------------------------------------------------------
+
+
+def test_a_release_card_names_its_language() -> None:
+    from curate.release.card import render_card
+
+    source = {"name": "crows-pairs-dutch", "file": "crows_dutch.csv", "sha256": "ab" * 32,
+              "url": "https://example.org/crows_dutch.csv", "license": "CC0 1.0", "citation": "x"}
+    counts = {"pairs": 2, "raw_pairs": 2, "changed_pairs": 0,
+              "changes": {"edited": 0, "relabelled": 0, "edited+relabelled": 0, "dropped": 0},
+              "lint": {}, "decisions": {}, "decision_sources": {},
+              "decisions_read": dict.fromkeys(("keep", "fix", "drop", "relabel", "undecided"), 0)}
+    common = {
+        "version": "1.0.0",
+        "recipe": {"release": {"version": "1.0.0", "title": "", "summary": "", "previous": None}, "fixes": {"select": []}},
+        "inputs": {"source": source, "recipe_sha256": "cd" * 32, "decisions": []},
+        "counts": counts,
+        "rule_summaries": {},
+        "tool_version": "0",
+        "previous_label": "the source",
+    }
+    dutch = render_card(**common, language="nl")
+    assert "language:\n- nl\n" in dutch and "The pairs are in Dutch (`nl`)" in dutch
+    english = render_card(**common)
+    assert "language:\n- en\n" in english and "The pairs are in" not in english
+
+
+def test_revision_never_applies_another_languages_fix() -> None:
+    from curate.pairs import Pair
+    from curate.release.revise import revise_pairs
+
+    raw = [Pair(0, "Quel voleur musulman !", "Quel voleur  chrétien !", "stereo", "religion")]
+    english, _ = revise_pairs(raw, ["T004", "T006"])
+    french, _ = revise_pairs(raw, ["T004", "T006"], language="fr")
+    assert english[0].sent_more == "Quel voleur musulman!"
+    # the French revision keeps the space before '!' and fixes only the doubled space
+    assert (french[0].sent_more, french[0].sent_less) == ("Quel voleur musulman !", "Quel voleur chrétien !")
