@@ -164,9 +164,12 @@ def test_lint_runs_only_the_rules_of_the_language(
     findings = json.loads(result.stdout)
     rules = all_rules()
     assert findings
-    english_only = {c for c, r in rules.items() if r.languages is not None and language not in r.languages}
+    english_only = {
+        c for c, r in rules.items() if r.languages is not None and "en" in r.languages and language not in r.languages
+    }
     assert {"G001", "S004", "W003", "T006"} <= english_only
-    assert not {f["code"] for f in findings} & english_only
+    other = {c for c, r in rules.items() if r.languages is not None and language not in r.languages}
+    assert not {f["code"] for f in findings} & other
     note = re.search(rf"skipped for {name} \({language}\): no {name} version of (.*)", result.stderr)
     assert note is not None
     assert {c for c in english_only if c in note.group(1)} == english_only - {

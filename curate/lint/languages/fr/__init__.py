@@ -28,3 +28,16 @@ LANGUAGE = Language(
     verb_forms=VERB_FORMS,
     loans_from=("en",),
 )
+
+#: Determiners that mark the gender of the noun after them (l', les, leur, son: either).
+MASCULINE_DETERMINERS = frozenset(["le", "un", "ce", "cet", "du", "au", "mon", "ton", "ce"])
+FEMININE_DETERMINERS = frozenset(["la", "une", "cette", "ma", "ta"])
+
+
+def gendered_nouns() -> tuple[frozenset[str], frozenset[str]]:
+    """The masculine and feminine person nouns of ``nouns.toml``."""
+    import tomllib
+    from importlib import resources
+
+    table = tomllib.loads(resources.files(__name__).joinpath("nouns.toml").read_text("utf-8"))
+    return frozenset(table["masculine"]), frozenset(table["feminine"])
