@@ -21,8 +21,8 @@ LANGUAGE_PRECISION = {
         "words the French word list lacks (W002). The English-only rules do not run."
     ),
     "nl": (
-        "precision on the Dutch CrowS-Pairs (Strazda & Spanakis 2025), measured: 33 of all 35 "
-        "flagged pairs hold a real defect (94%, Wilson 95% CI 81-98%). The English-only rules "
+        "precision on the Dutch CrowS-Pairs (Strazda & Spanakis 2025), measured: 34 of all 36 "
+        "flagged pairs hold a real defect (94%, Wilson 95% CI 82-98%). The English-only rules "
         "do not run."
     ),
 }

@@ -30,6 +30,7 @@ FAMILIES: dict[str, tuple[type[Rule], ...]] = {
         grammar.PronounNotChanged,
         grammar.NumberAgreement,
         agreement.FrenchArticleAgreement,
+        agreement.DutchArticleAgreement,
     ),
     "L": (labels.UnsupportedBiasType, labels.UnknownBiasType, labels.DirectionMismatch),
     "P": (

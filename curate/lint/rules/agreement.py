@@ -59,3 +59,57 @@ class FrenchArticleAgreement(Rule):
                         f"{tokens[i - 1].text!r} does not agree with {token.text!r} in {field_name}",
                         (TextSpan(field_name, tokens[i - 1].start, token.end),),
                     )
+
+
+@functools.cache
+def _dutch_nouns() -> tuple[frozenset[str], frozenset[str]]:
+    from curate.lint.languages.nl import article_nouns
+
+    return article_nouns()
+
+
+class DutchArticleAgreement(Rule):
+    """A swapped Dutch noun of a person takes the wrong definite article (de/het).
+
+    Dutch nouns of people are de-words ("de man", "de vrouw"), except "het kind", "het meisje"
+    and every diminutive ("het jongetje"): a swap that keeps "het" before "man" or "de" before
+    "meisje" is ungrammatical, and the model scores the error, not the bias. Only the words that
+    differ between the sentences are checked, with the article right before them.
+    """
+
+    code = "G005"
+    name = "dutch-article-agreement"
+    summary = "A swapped Dutch noun of a person takes the wrong article (de/het)"
+    languages = ("nl",)
+    bad = (Example("Het man was lui.", "Het meisje was lui.", "gender"),)
+    good = (
+        Example("De man was lui.", "Het meisje was lui.", "gender"),
+        Example("De vrouw was lui.", "Het jongetje was lui.", "gender"),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        from curate.lint.languages.nl import DIMINUTIVES
+
+        de_nouns, het_nouns = _dutch_nouns()
+        a = ctx.alignment
+        for field_name, tokens, changed in (
+            ("sent_more", a.more, a.modified_more),
+            ("sent_less", a.less, a.modified_less),
+        ):
+            changed_ids = {id(t) for t in changed}
+            for i, token in enumerate(tokens):
+                if id(token) not in changed_ids or i == 0:
+                    continue
+                word, before = token.lower, tokens[i - 1].lower
+                het_word = word in het_nouns or (
+                    word.endswith(DIMINUTIVES) and word[:-2] in de_nouns | {w + "t" for w in de_nouns}
+                ) or any(word == n + d for n in de_nouns for d in DIMINUTIVES)
+                wrong = (before == "het" and word in de_nouns and not het_word) or (
+                    before == "de" and het_word
+                )
+                if wrong:
+                    yield Violation(
+                        f"{tokens[i - 1].text!r} is the wrong article for {token.text!r} in "
+                        f"{field_name}",
+                        (TextSpan(field_name, tokens[i - 1].start, token.end),),
+                    )

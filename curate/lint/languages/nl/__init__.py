@@ -23,3 +23,15 @@ LANGUAGE = Language(
     compounds=True,
     loans_from=("en",),
 )
+
+#: The diminutive endings: a diminutive is a het-word.
+DIMINUTIVES = ("tje", "pje", "kje", "je")
+
+
+def article_nouns() -> tuple[frozenset[str], frozenset[str]]:
+    """The de-nouns and het-nouns of people of ``nouns.toml``."""
+    import tomllib
+    from importlib import resources
+
+    table = tomllib.loads(resources.files(__name__).joinpath("nouns.toml").read_text("utf-8"))
+    return frozenset(table["de"]), frozenset(table["het"])
