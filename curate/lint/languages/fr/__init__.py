@@ -30,7 +30,7 @@ LANGUAGE = Language(
 )
 
 #: Determiners that mark the gender of the noun after them (l', les, leur, son: either).
-MASCULINE_DETERMINERS = frozenset(["le", "un", "ce", "cet", "du", "au", "mon", "ton", "ce"])
+MASCULINE_DETERMINERS = frozenset(["le", "un", "ce", "cet", "du", "au", "mon", "ton"])
 FEMININE_DETERMINERS = frozenset(["la", "une", "cette", "ma", "ta"])
 
 
