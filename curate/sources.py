@@ -45,6 +45,9 @@ class Source:
     description: str = ""
     #: Sub-directory of data/raw (and of a mirror) the file lives in ("" for data/raw itself).
     folder: str = ""
+    #: The language of its text when it is a version of a benchmark in another language than
+    #: English (``fr``, ``nl``): ``curate fetch`` says it; readers also detect it.
+    language: str = ""
 
     @property
     def relpath(self) -> Path:
@@ -91,6 +94,7 @@ def load_sources(path: Path) -> dict[str, Source]:
             name=name,
             description=str(entry.get("description", "")),
             folder=folder,
+            language=str(entry.get("language", "")),
             **{k: entry[k] for k in REQUIRED_KEYS},
         )
         protect(path.parent / sources[name].relpath)  # no output of this process may replace it

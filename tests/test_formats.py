@@ -223,7 +223,6 @@ def test_labels_are_normalised_with_a_warning(tmp_path: Path, caplog: pytest.Log
 @pytest.mark.parametrize(
     ("name", "text", "message"),
     [
-        ("a.csv", FIVE + "0,A.,,stereo,age\n", r"a.csv: line 2: sent_less is empty \(pair 0\)"),
         ("b.csv", "sent_more,stereo_antistereo,bias_type\nA.,stereo,age\n", r"b.csv: line 1: bad header \(missing 'sent_less'\)"),
         ("c.csv", FIVE + "0,A.,B.,sideways,age\n", r"c.csv: line 2: stereo_antistereo is 'sideways' \(pair 0\)"),
         ("d.csv", FIVE + FIVE_ROWS + "3,X.,Y.,stereo,age\n", r"d.csv: line 5: duplicate pair id 3 \(first on line 3\)"),
@@ -249,11 +248,28 @@ def test_malformed_parquet_names_the_row(tmp_path: Path) -> None:
 
     table = pa.table({"sent_more": ["A.", "C."], "sent_less": ["B.", ""], "stereo_antistereo": ["stereo"] * 2, "bias_type": ["age"] * 2})
     pq.write_table(table, tmp_path / "bad.parquet")
+    table = pa.table({"sent_more": ["A.", "C."], "sent_less": ["B.", None], "stereo_antistereo": ["stereo"] * 2, "bias_type": ["age"] * 2})
+    pq.write_table(table, tmp_path / "bad.parquet")
     with pytest.raises(InputError, match=r"bad.parquet: row 2: sent_less is empty \(pair 1\)"):
         read_dataset(tmp_path / "bad.parquet")
     _write(tmp_path, "broken.parquet", b"PAR1 not really")
     with pytest.raises(InputError, match=r"broken.parquet: not a readable Parquet file"):
         read_dataset(tmp_path / "broken.parquet")
+
+
+@pytest.mark.parametrize("name", ["a.csv", "a.parquet"])
+def test_an_empty_sentence_is_kept_with_a_warning(tmp_path: Path, name: str) -> None:
+    """A published translation has an empty sentence (French CrowS-Pairs pair 129): the file
+    must be readable so that lint can flag the pair and a decision fix it."""
+    path = _write(tmp_path, "a.csv", FIVE + "0,A.,,stereo,age\n1,C.,D.,stereo,age\n")
+    if name.endswith(".parquet"):
+        from curate.datasets import write_dataset
+
+        write_dataset(read_dataset(path), tmp_path / name, "parquet")
+        path = tmp_path / name
+    dataset = read_dataset(path)
+    assert [p.sent_less for p in dataset.pairs] == ["", "D."]
+    assert any("sent_less is empty (pair 0); kept" in w for w in dataset.warnings)
 
 
 def test_every_output_format_is_readable(tmp_path: Path) -> None:

@@ -211,9 +211,9 @@ def own_codes() -> dict[str, str]:
     }
 
 
-def lint_target(benchmark: Benchmark | str | None = None) -> LintTarget:
+def lint_target(benchmark: Benchmark | str | None = None, language: str | None = None) -> LintTarget:
     """What a lint run on ``benchmark``'s pairs is told (default: the pair files'), with the
-    other benchmarks' own rules."""
+    other benchmarks' own rules; ``language``: the pairs' (default English)."""
     chosen = get(benchmark or DEFAULT) if not isinstance(benchmark, Benchmark) else benchmark
     others = tuple(r for b in all_benchmarks().values() if b is not chosen for r in b.lint.rules)
-    return chosen.lint_target(others)
+    return chosen.lint_target(others, language or "en")

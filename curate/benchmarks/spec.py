@@ -120,10 +120,12 @@ class Benchmark:
     write_files: Callable[[Dataset, str], dict[str, bytes]] | None = None
     release_note: str = ""
 
-    def lint_target(self, others: tuple[type[Rule], ...] = ()) -> LintTarget:
+    def lint_target(
+        self, others: tuple[type[Rule], ...] = (), language: str = "en"
+    ) -> LintTarget:
         """What a lint run on this benchmark's pairs is told (``others``: the other
-        benchmarks' own rules)."""
-        return LintTarget(self.name, self.title, self.labels, self.lint, others)
+        benchmarks' own rules; ``language``: the pairs' language)."""
+        return LintTarget(self.name, self.title, self.labels, self.lint, others, language)
 
     def column_of(self, field_name: str) -> str:
         """The column that holds a :class:`~curate.pairs.Pair` field in this benchmark."""

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
@@ -101,9 +102,47 @@ def dataset_formats(value: str | None, count: int = 2) -> tuple[str | None, ...]
     return tuple(dataset_format(n) for n in names)
 
 
-def load_dataset(path: Path, input_format: str | None = None) -> Dataset:
-    """Read a dataset file, printing the reader's warnings (label normalisations) on stderr."""
-    return print_warnings(read_dataset(path, input_format))
+#: ``--encoding``: the codec of a file that is not UTF-8, instead of detecting it.
+ENCODING = typer.Option(
+    None,
+    "--encoding",
+    metavar="CODEC",
+    help="Encoding of an input that is not UTF-8 (e.g. mac_roman, cp1252). Default: UTF-8, "
+    "else detected with evidence (the reader names it); outputs are always UTF-8.",
+    show_default=False,
+)
+#: ``--language``: the language of the pairs, instead of detecting it.
+LANGUAGE = typer.Option(
+    None,
+    "--language",
+    metavar="CODE",
+    help="Language of the pairs (en, fr, nl): the lint runs that language's rules and "
+    "dictionary. Default: detected from the sentences.",
+    show_default=False,
+)
+
+
+def load_dataset(
+    path: Path,
+    input_format: str | None = None,
+    encoding: str | None = None,
+    language: str | None = None,
+) -> Dataset:
+    """Read a dataset file, printing the reader's warnings (label normalisations, a legacy
+    encoding) on stderr; ``encoding`` and ``language`` as ``--encoding`` and ``--language``."""
+    with reading(encoding, language):
+        return print_warnings(read_dataset(path, input_format))
+
+
+@contextlib.contextmanager
+def reading(encoding: str | None, language: str | None) -> Iterator[None]:
+    """Within the block, datasets are read with ``--encoding`` and ``--language`` (when
+    given) instead of detecting them."""
+    from curate.formats.encoding import forced_encoding
+    from curate.formats.language import declared
+
+    with forced_encoding(encoding), declared(language):
+        yield
 
 
 def print_warnings(dataset: Dataset) -> Dataset:

@@ -12,7 +12,9 @@ from rich.text import Text
 from curate import sources as sources_lib
 from curate.benchmarks import Benchmark, benchmark_of
 from curate.commands.common import (
+    ENCODING,
     INPUT_FORMAT,
+    LANGUAGE,
     ReportFormat,
     config,
     data_path,
@@ -144,6 +146,8 @@ def stats(
     ),
     fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Output format."),
     input_format: str | None = INPUT_FORMAT,
+    encoding: str | None = ENCODING,
+    language: str | None = LANGUAGE,
 ) -> None:
     """Pairs per bias type and direction, sentence lengths, and validator agreement.
 
@@ -153,11 +157,13 @@ def stats(
     input_format = dataset_format(input_format)
     cfg = config()
     path = data_path(path, cfg)
-    dataset = load_dataset(path, input_format)
+    dataset = load_dataset(path, input_format, encoding, language)
     if not dataset.pairs and not dataset.intersentence:
         raise InputError(f"{shown_path(path, cfg.root)}: no pairs (the file holds only a header)")
     benchmark = benchmark_of(dataset, by_columns=True)
     result = compute_stats(dataset.pairs, dataset.intersentence, benchmark)
+    result["language"] = dataset.language
+    result["encoding"] = dataset.shape.encoding
     # an absent column is unknown, not empty: say which one it is
     result["validator_agreement"]["annotations_column"] = "annotations" in dataset.fields
     if fmt is ReportFormat.json:
@@ -169,8 +175,12 @@ def stats(
 def _render_stats(result: dict, source: str, benchmark: Benchmark) -> None:
     total = result["pairs"]
     dirs = result["directions"]
+    from curate.formats.language import LANGUAGES
+
+    language = result.get("language")
+    said = f", in {LANGUAGES.get(language, language)}" if language not in (None, "en") else ""
     out.print(
-        f"[bold]{user_text(source)}[/]: {total} pairs ({dirs['stereo']} stereo, {dirs['antistereo']} antistereo)"
+        f"[bold]{user_text(source)}[/]: {total} pairs ({dirs['stereo']} stereo, {dirs['antistereo']} antistereo){said}"
     )
     table = Table(title="Pairs per bias type", title_justify="left")
     for column in ("bias type", "n", "%", "stereo", "antistereo"):

@@ -9,7 +9,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from curate.benchmarks import all_rules, benchmark_of, lint_target
 from curate.commands.common import (
+    ENCODING,
     INPUT_FORMAT,
+    LANGUAGE,
     OUTPUT_FORMAT,
     TableFormat,
     config,
@@ -97,6 +99,8 @@ def lint(
     ),
     input_format: str | None = INPUT_FORMAT,
     output_format: str | None = OUTPUT_FORMAT,
+    encoding: str | None = ENCODING,
+    language: str | None = LANGUAGE,
 ) -> None:
     """Find invalid minimal pairs. Exit 1 when findings remain, 0 when none, 2 on bad input.
 
@@ -125,7 +129,7 @@ def lint(
     path = data_path(path, cfg)
     with persistent_splits(cfg.root / CACHE_DIR if cache else None):
         _lint_and_report(
-            dataset=load_dataset(path, input_format),
+            dataset=load_dataset(path, input_format, encoding, language),
             path=path,
             settings=settings,
             fix=fix,
@@ -151,13 +155,14 @@ def _lint_and_report(
         raise InputError(f"{path}: no pairs (the file holds only a header)")
     # StereoSet pairs written to CSV keep StereoSet's design: the profile follows the columns
     benchmark = benchmark_of(dataset, by_columns=True)
-    target = lint_target(benchmark)
+    target = lint_target(benchmark, dataset.language)
     settings, notes = apply_profile(settings, target)
     column_of = dataset.schema.column_of if dataset.schema is not None else str
     settings, skipped = skip_unavailable(settings, dataset.fields, column_of, target.rules())
     notes += [s.note() for s in skipped]
-    if benchmark.lint.precision:
-        notes.append(benchmark.lint.precision)
+    precision = benchmark.lint.precision_of(target.language)
+    if precision:
+        notes.append(precision)
     pairs = list(dataset.pairs)
     if fix:
         if output is None:

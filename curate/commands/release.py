@@ -10,6 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.text import Text
 
+from curate.commands.aligned import aligned_diff, cross_language
 from curate.commands.common import (
     INPUT_FORMAT,
     OUTPUT_FORMAT,
@@ -334,12 +335,21 @@ def diff(
     summary_only: bool = typer.Option(
         False, "--summary", help="Print only the counts of added, dropped and edited pairs."
     ),
+    findings: Path | None = typer.Option(
+        None,
+        "--findings",
+        help="Versions in two languages: write the cross-version findings here (JSON lines, "
+        "for curate annotations push --findings).",
+    ),
 ) -> None:
     """Pair-level diff of two versions: added, dropped and edited pairs, edits word by word.
 
     Pairs are matched by id, and only the columns both versions have are compared (a
     five-column copy of the upstream file edits nothing). Versions resolve to
     data/clean/VERSION/dist/crows_pairs_revised.csv; 'raw' is the fetched CrowS-Pairs file.
+    Versions in two languages (the French and Dutch CrowS-Pairs keep the English ids) are
+    shown aligned pair by pair instead, with the pairs whose labels or swapped groups disagree
+    listed by kind (exit 1 when there are any).
     """
     cfg = config()
     before_format, after_format = dataset_formats(input_format)
@@ -347,6 +357,19 @@ def diff(
     new, after = load_version_dataset(b, cfg, after_format)
     print_warnings(before)
     print_warnings(after)
+    if cross_language(before, after):
+        aligned_diff(
+            old.label,
+            before,
+            new.label,
+            after,
+            as_json=fmt is ReportFormat.json,
+            summary_only=summary_only,
+            findings_path=findings,
+        )
+        return
+    if findings is not None:
+        raise UsageError("--findings applies to versions in two languages (an aligned diff)")
     result = diff_pairs(
         before.pairs, after.pairs, old.label, new.label, shared_fields(before, after)
     )

@@ -23,7 +23,9 @@ class Shape:
     ``id_column`` names it (``None``: ids are row positions). ``lists`` says whether list cells
     (annotations, annotators) were Python-literal strings, native lists or numpy reprs
     (``numpy``: a pandas CSV export of a Hugging Face dataset). ``newline`` is the
-    line ending of a JSON document (the StereoSet release files use CRLF).
+    line ending of a JSON document (the StereoSet release files use CRLF). ``encoding``: the
+    codec the file was decoded from (:mod:`curate.formats.encoding`); writers always write
+    UTF-8, and a legacy one is named in the reader's warnings.
     """
 
     format: str
@@ -32,6 +34,7 @@ class Shape:
     id_column: str | None = None
     lists: str = "literal"
     newline: str = "\n"
+    encoding: str = "utf-8"
 
     @property
     def name(self) -> str:
@@ -64,6 +67,9 @@ class Dataset:
     #: The columns its reader knew (the benchmark's column table, given to the reader):
     #: which :class:`Pair` field each input column holds. ``None``: no column is known.
     schema: Schema | None = field(default=None, compare=False, repr=False)
+    #: The language of its text (``en``, ``fr``, ``nl``: :mod:`curate.formats.language`),
+    #: declared or detected; ``None``: not known (English is assumed, with a note).
+    language: str | None = None
 
     @property
     def fields(self) -> frozenset[str]:

@@ -66,6 +66,7 @@ class LabelNormaliser:
     _unknown_line: dict[str, int] = field(default_factory=dict)
     #: Rows whose id column disagreed with their item's own id (see :meth:`renumbered`).
     _renumbered: list[tuple[int, int, int]] = field(default_factory=list)
+    _empty: list[tuple[str, int, int]] = field(default_factory=list)
 
     def _note(self, column: str, before: str, after: str, line: int) -> None:
         key = (column, before, after)
@@ -112,6 +113,10 @@ class LabelNormaliser:
         (``derived``): a copy written before pair ids of items with their own id (StereoSet's
         ``stereoset_id``) were derived from it (issue 35), when they were positions."""
         self._renumbered.append((line, written, derived))
+    def empty_sentence(self, column: str, pair_id: int, line: int) -> None:
+        """Note a sentence cell that is empty: the pair is kept (a published translation
+        has one, French CrowS-Pairs pair 129) so that it can be read, linted and fixed."""
+        self._empty.append((column, pair_id, line))
 
     def warnings(self) -> list[str]:
         """One sentence per kind of change or unknown label, with counts and the first line."""
@@ -135,6 +140,11 @@ class LabelNormaliser:
                 "they are read from the item ids (findings, decisions and scores keyed by the "
                 "old ids do not match them)"
             )
+        out += [
+            f"{self.source}: line {line}: {column} is empty (pair {pair_id}); kept, and "
+            "`curate lint` flags it"
+            for column, pair_id, line in self._empty
+        ]
         return out
 
 

@@ -114,7 +114,13 @@ def fix_pairs(
     benchmark the settings were profiled for, whose rules they may name)."""
     settings = settings or LintSettings()
     selected = selected_rules(settings, target.own_and_others())
-    rules = [r for r in selected if r.fixable and not isinstance(r, DatasetRule)]
+    rules = [
+        r
+        for r in selected
+        if r.fixable
+        and not isinstance(r, DatasetRule)
+        and (r.languages is None or settings.language in r.languages)  # never another language's
+    ]
     lexicon = load_lexicon()
     fixed: list[Pair] = []
     applied: list[AppliedFix] = []

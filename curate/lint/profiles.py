@@ -43,6 +43,15 @@ class LintProfile:
     #: What its own rules read beside each pair (``PairContext.item``), by pair id, from the
     #: dataset (e.g. StereoSet's validators' labels from the JSON document); ``None``: nothing.
     items: Callable[[Dataset], Mapping[int, Any]] | None = None
+    #: The measured precision on the benchmark's versions in other languages, by language
+    #: code (``precision`` is the English one's); printed by ``curate lint`` like it.
+    language_precision: Mapping[str, str] = field(default_factory=dict)
+
+    def precision_of(self, language: str) -> str | None:
+        """The measured precision note for pairs in ``language`` (``None``: not measured)."""
+        if language == "en":
+            return self.precision
+        return self.language_precision.get(language)
 
 
 @dataclass(frozen=True)
@@ -56,6 +65,8 @@ class LintTarget:
     labels: tuple[str, ...]
     profile: LintProfile
     others: tuple[type[Rule], ...] = ()
+    #: The language of the pairs: rules written for other languages are skipped.
+    language: str = "en"
 
     def own_and_others(self) -> tuple[type[Rule], ...]:
         """Every benchmark's own rules: its own, then the others'."""
@@ -94,4 +105,32 @@ def apply_profile(settings: LintSettings, target: LintTarget) -> tuple[LintSetti
         for code in chosen
         if code in off
     ]
-    return settings.with_overrides(ignore=settings.ignore + outside, labels=target.labels), notes
+    other_language = tuple(
+        code
+        for code, rule in rules.items()
+        if rule.languages is not None and target.language not in rule.languages
+    )
+    # a rule written for English with no version for this language is named; a rule written
+    # only for another language (G004 French articles on English pairs) is not this run's
+    missing = [c for c in chosen if c in other_language and c not in outside]
+    if skipped := [c for c in missing if "en" in (rules[c].languages or ())]:
+        name = language_name(target.language)
+        notes.append(
+            f"skipped for {name} ({target.language}): no {name} version of "
+            + ", ".join(f"{c} {rules[c].name}" for c in skipped)
+        )
+    return (
+        settings.with_overrides(
+            ignore=settings.ignore + outside + other_language,
+            labels=target.labels,
+            language=target.language,
+        ),
+        notes,
+    )
+
+
+def language_name(code: str) -> str:
+    """The name of a language code for notes (the code itself when unknown)."""
+    from curate.lint.languages import LANGUAGES
+
+    return LANGUAGES[code].name if code in LANGUAGES else code

@@ -84,6 +84,8 @@ class PairContext:
     ) -> None:
         self.pair = pair
         self.settings = settings
+        #: The language of the pair set (its rules and dictionary; :mod:`curate.lint.languages`).
+        self.language = settings.language
         #: What the pair's benchmark keeps beside it (:attr:`LintProfile.items`), or None.
         self.item = item
         self.lexicon = lexicon or load_lexicon()
@@ -185,6 +187,11 @@ class Rule:
     summary: ClassVar[str]
     default: ClassVar[bool] = True
     fixable: ClassVar[bool] = False
+    #: The languages the rule is written for (``None``: language-neutral, it reads only the
+    #: shape of the pair: characters, token alignment, labels). A rule that reads words
+    #: (English word lists, grammar) names its languages; on a pair set of another language it
+    #: is skipped with a note, never run (:func:`curate.lint.profiles.apply_profile`).
+    languages: ClassVar[tuple[str, ...] | None] = None
     #: Pairs the rule must flag, and pairs it must not; also shown by ``curate rules CODE``.
     #: For a :class:`DatasetRule` each tuple is one small dataset (flagged somewhere / nowhere).
     bad: ClassVar[tuple[Example, ...]] = ()

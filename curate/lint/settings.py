@@ -34,13 +34,16 @@ class LintSettings:
     #: The known ``bias_type`` labels of the input's benchmark, set by its lint profile
     #: (:func:`curate.lint.profiles.apply_profile`); ``None``: the nine CrowS-Pairs types.
     labels: tuple[str, ...] | None = None
+    #: The language of the pairs (``en``, ``fr``, ``nl``), set from the lint target: the
+    #: dictionary the spelling rules use (:mod:`curate.lint.languages`).
+    language: str = "en"
 
     def with_overrides(self, **values: Any) -> LintSettings:
         """A copy with the non-None values replaced."""
         return replace(self, **{k: v for k, v in values.items() if v is not None})
 
 
-_KEYS = {f.name.replace("_", "-"): f.name for f in fields(LintSettings) if f.name not in ("extra", "labels")}
+_KEYS = {f.name.replace("_", "-"): f.name for f in fields(LintSettings) if f.name not in ("extra", "labels", "language")}
 
 
 def settings_from_table(

@@ -1,4 +1,5 @@
-"""Offline spell checking for the W rules (pyspellchecker's bundled English word list).
+"""Offline spell checking for the W rules (pyspellchecker's bundled word list of the pair's
+language: English, French or Dutch; :mod:`curate.lint.languages`).
 
 Names and proper nouns are not misspellings: capitalised words, group-lexicon words, numbers and
 the pieces spaCy splits off contractions ("ca" + "n't") are never checked; but spaCy splits
@@ -17,6 +18,8 @@ from rapidfuzz.distance import OSA
 from spellchecker import SpellChecker
 
 from curate.align import Token
+from curate.lint.languages import MIN_PART, Language
+from curate.lint.languages import language as language_of
 from curate.lint.lexicon import Lexicon
 
 _ALPHA = re.compile(r"^[a-z]+(?:[-'][a-z]+)*$")
@@ -24,8 +27,8 @@ _CONTRACTION_PIECES = frozenset({"ca", "wo", "sha", "ai", "gon", "na", "wan", "t
 
 
 @functools.cache
-def _checker() -> SpellChecker:
-    return SpellChecker(language="en", distance=2)
+def _checker(language: str = "en") -> SpellChecker:
+    return SpellChecker(language=language, distance=2)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -41,28 +44,29 @@ def _known(word: str) -> bool:
 
 
 @functools.lru_cache(maxsize=8192)
-def suggestion(word: str) -> str | None:
-    """The most likely correction of ``word``, or None."""
-    if word == "nt":
+def suggestion(word: str, language: str = "en") -> str | None:
+    """The most likely correction of ``word`` in ``language``'s dictionary, or None."""
+    if language == "en" and word == "nt":
         return "n't"
-    if word in _BARE_CONTRACTIONS:
+    if language == "en" and word in _BARE_CONTRACTIONS:
         return _BARE_CONTRACTIONS[word]
-    checker = _checker()
+    code = language_of(language).dictionary
+    checker = _checker(code)
     near = checker.known(checker.edit_distance_1(word))
     if near:  # most typos are one edit away; this is ~50x cheaper than scanning the vocabulary
         return min(near, key=lambda w: (-checker.word_frequency[w], w))
     matches = process.extract(
-        word, _frequent_words(), scorer=OSA.distance, score_cutoff=2, limit=50
+        word, _frequent_words(code), scorer=OSA.distance, score_cutoff=2, limit=50
     )
     if not matches:
         return None
-    frequency = _checker().word_frequency
+    frequency = checker.word_frequency
     best = min(matches, key=lambda m: (m[1], -frequency[m[0]], m[0]))
     return best[0]
 
 
 @functools.cache
-def _frequent_words() -> list[str]:
+def _frequent_words(code: str = "en") -> list[str]:
     """Corrections two edits away are only looked for among frequent words.
 
     One edit away every dictionary word counts, so that a valid rare word ("hoodie") finds its
@@ -70,7 +74,7 @@ def _frequent_words() -> list[str]:
     could make the word reportable, and scanning 19,000 words instead of 160,000 is what keeps
     the first lint of a dataset fast.
     """
-    frequency = _checker().word_frequency
+    frequency = _checker(code).word_frequency
     return sorted(w for w, n in frequency.items() if n >= MIN_SUGGESTION_FREQUENCY)
 
 
@@ -111,11 +115,77 @@ MIN_LENGTH = 5
 MIN_SUGGESTION_FREQUENCY = 1000
 
 
-def misspelled(token: Token, lexicon: Lexicon) -> bool:
+def misspelled(token: Token, lexicon: Lexicon, language: str = "en") -> bool:
     """True for a likely typo: a lower-case word missing from the dictionary and the lexicon,
     with a frequent dictionary word nearby; a contraction without its apostrophe; or a
-    capitalised misspelling of a group word (:func:`misspelled_group_word`)."""
+    capitalised misspelling of a group word (:func:`misspelled_group_word`).
+
+    In another language than English (``language``) only the first holds, with that
+    language's dictionary: the English lexicon and contractions are not its words, and an
+    elided clitic in front ("l'", "qu'") or a suffix after an apostrophe ("auto's") is
+    checked apart from the word.
+    """
+    if language != "en":
+        return _misspelled_in(token.text, language)
     return _misspelled(token.text, lexicon)
+
+
+def checked_word(text: str, language: str) -> str:
+    """The word of ``text`` a dictionary of ``language`` is asked about: lower-case, without
+    an elided clitic in front ("l'école" -> "école") or an apostrophe suffix ("auto's")."""
+    lang = language_of(language)
+    word = text.lower().replace("’", "'")
+    head, apostrophe, tail = word.partition("'")
+    if apostrophe and head in lang.elisions:
+        return tail
+    if apostrophe and tail in lang.suffixes:
+        return head
+    return word
+
+
+def _in_dictionary(word: str, lang: Language, checker: SpellChecker) -> bool:
+    """Whether ``word`` is a word of ``lang``: in its list, an inflected form of a listed word,
+    a hyphenated compound of listed words, or (Dutch) two listed words written as one."""
+    if word in checker:
+        return True
+    if "-" in word:
+        return all(_in_dictionary(part, lang, checker) for part in word.split("-") if part)
+    for ending in lang.inflections:
+        stem = word[: -len(ending)]
+        if word.endswith(ending) and len(stem) >= MIN_PART - 1 and stem in checker:
+            return True
+    for ending, infinitive in lang.verb_forms:
+        if word.endswith(ending) and word[: -len(ending)] + infinitive in checker:
+            return True
+    if lang.compounds:
+        for i in range(MIN_PART, len(word) - MIN_PART + 1):
+            head, tail = word[:i], word[i:]
+            if head in checker and (tail in checker or _in_dictionary(tail, lang, checker)):
+                return True
+            if head.endswith("s") and head[:-1] in checker and tail in checker:
+                return True  # the Dutch linking s (arbeidsmarkt)
+    return False
+
+
+_LETTERS = re.compile(r"^[^\W\d_]+(?:-[^\W\d_]+)*$")
+
+
+@functools.lru_cache(maxsize=262144)
+def _misspelled_in(text: str, language: str) -> bool:
+    if not text.islower():  # names and capitalised words are never checked
+        return False
+    lang = language_of(language)
+    word = checked_word(text, language)
+    if len(word) < MIN_LENGTH or not _LETTERS.match(word) or lang.is_group_word(word):
+        return False
+    checker = _checker(lang.dictionary)
+    word = word.replace("œ", "oe").replace("æ", "ae")  # the word lists spell ligatures out
+    if _in_dictionary(word, lang, checker):
+        return False
+    if any(word in _checker(loan) for loan in lang.loans_from):
+        return False  # a loanword ("coach", "feeling"), spelled as in its language
+    fix = suggestion(word, language)
+    return fix is not None and checker.word_frequency[fix] >= lang.min_suggestion
 
 
 @functools.lru_cache(maxsize=262144)

@@ -157,6 +157,7 @@ def render_card(
     benchmark_title: str = "CrowS-Pairs",
     own_files: str | None = None,
     release_note: str = "",
+    language: str = "en",
 ) -> str:
     """The data card, rendered from :func:`card_template`.
 
@@ -173,7 +174,9 @@ def render_card(
     ``own_files``: the data file or folder of a release in another benchmark's own shape
     (``benchmark_title``: StereoSet JSON, WinoBias text files) instead of the CrowS-Pairs files;
     ``release_note`` (the benchmark's) then says how to load it, since no 🤗 configuration or
-    lm-evaluation-harness task is written for it.
+    lm-evaluation-harness task is written for it. ``language``: the language of the pairs (the
+    card's ``language`` tag and a sentence naming it when it is not English: a French or Dutch
+    CrowS-Pairs release).
     """
     source = inputs["source"]
     release = recipe["release"]
@@ -199,7 +202,11 @@ def render_card(
         }
         for d in inputs["decisions"]
     ]
+    from curate.formats.language import LANGUAGES
+
     return card_template().render(
+        language=language,
+        language_name=LANGUAGES.get(language, language),
         version=version,
         title=title,
         pretty_name=f"{title} ({version})",

@@ -314,6 +314,7 @@ def build_release(
         "rule_summaries": _rule_summaries(recipe.fixes),
         "tool_version": __version__,
         "previous_label": prev_label,
+        "language": (revision.dataset.language if revision.dataset else None) or "en",
     }
     changelog = render_changelog(entry, prev_changelog).encode("utf-8")
     own = revision.benchmark()

@@ -291,14 +291,18 @@ def resolve_decisions(
 
 
 def autofix(
-    pairs: Sequence[Pair], codes: Sequence[str], progress: ProgressCallback | None = None
+    pairs: Sequence[Pair],
+    codes: Sequence[str],
+    progress: ProgressCallback | None = None,
+    language: str = "en",
 ) -> tuple[list[Pair], list[AppliedFix]]:
-    """Apply the selected safe lint fixes, in chunks so a progress bar can follow."""
+    """Apply the selected safe lint fixes, in chunks so a progress bar can follow
+    (``language``: the pairs'; a fix written for another language is not applied)."""
     if not codes:
         if progress:
             progress(len(pairs), len(pairs))
         return list(pairs), []
-    settings = LintSettings(select=tuple(codes))
+    settings = LintSettings(select=tuple(codes), language=language)
     fixed: list[Pair] = []
     applied: list[AppliedFix] = []
     for start in range(0, len(pairs), _CHUNK):
@@ -351,9 +355,10 @@ def revise_pairs(
     fixes: Sequence[str] = (),
     decision_sources: Sequence[tuple[DecisionSource, Sequence[SourcedDecision]]] = (),
     progress: ProgressCallback | None = None,
+    language: str = "en",
 ) -> tuple[list[Pair], list[Change]]:
     """The pure core of :func:`revise`: revised pairs and change records, no files."""
-    fixed, applied = autofix(raw, fixes, progress)
+    fixed, applied = autofix(raw, fixes, progress, language)
     by_id = {p.pair_id: p for p in fixed}
     chosen = resolve_decisions(by_id, decision_sources)
     fixes_of: dict[int, list[AppliedFix]] = {}
@@ -462,7 +467,9 @@ def revise(
     log_warnings(dataset.warnings)
     raw_pairs = list(dataset.pairs)
     loaded = [(src, read_decision_source(src)) for src in recipe.decisions]
-    pairs, changes = revise_pairs(raw_pairs, recipe.fixes, loaded, progress)
+    pairs, changes = revise_pairs(
+        raw_pairs, recipe.fixes, loaded, progress, dataset.language or "en"
+    )
     read = Counter(sd.decision.action for _, decisions in loaded for sd in decisions)
     inputs = {
         "source": {

@@ -32,6 +32,7 @@ from typing import Any
 
 from curate import __version__
 from curate.errors import InputError, UsageError
+from curate.formats.encoding import Decoded, decode
 from curate.pairs import Pair
 from curate.score.files import write_score_column
 from curate.score.metrics import PairScore, summarize
@@ -66,13 +67,14 @@ class ImportResult:
 
 
 def read_published(path: Path) -> list[PublishedRow]:
-    """The rows of a ``metric.py``-format CSV (header checked, numbers parsed)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read the published scores ({exc})") from None
+    """The rows of a ``metric.py``-format CSV (header checked, numbers parsed), in any column
+    order (the index column unnamed, or ``id``).
+
+    A file in a legacy encoding (the Dutch CrowS-Pairs outputs are Mac Roman, as their dataset)
+    is decoded with evidence or refused naming the line (:mod:`curate.formats.encoding`); the
+    encoding is recorded in the summary (:func:`published_encoding`).
+    """
+    text = _published_text(path).text
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff"), newline=""))
     missing = [c for c in REQUIRED if c not in (reader.fieldnames or ())]
     if missing:
@@ -114,6 +116,21 @@ def read_published(path: Path) -> list[PublishedRow]:
     return rows
 
 
+def _published_text(path: Path) -> Decoded:
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the published scores ({exc})") from None
+    return decode(data, str(path))
+
+
+def published_encoding(path: Path) -> str:
+    """The encoding the published file was decoded from (``utf-8`` for most)."""
+    return _published_text(path).encoding
+
+
 def _finite(cell: object) -> float | None:
     """A cell's number, or None when it is not a finite number (a published score is a
     log-likelihood or a probability: NaN and infinities are damage, not scores)."""
@@ -142,8 +159,10 @@ def _match(rows: Sequence[PublishedRow], pairs: Sequence[Pair], path: Path, data
             "output must hold one row per pair of the dataset it was computed on"
         )
     by_text: dict[tuple[str, str], list[int]] = {}
+    by_words: dict[tuple[str, str], list[int]] = {}
     for index, pair in enumerate(pairs):
         by_text.setdefault((pair.sent_more, pair.sent_less), []).append(index)
+        by_words.setdefault((_words(pair.sent_more), _words(pair.sent_less)), []).append(index)
     used: set[int] = set()
     out = []
     for position, row in enumerate(rows):
@@ -151,6 +170,11 @@ def _match(rows: Sequence[PublishedRow], pairs: Sequence[Pair], path: Path, data
         candidates = by_text.get((row.sent_more, row.sent_less), [])
         if not candidates:
             candidates, swapped = by_text.get((row.sent_less, row.sent_more), []), True
+        if not candidates:  # the same words, spaced differently (a no-break space for a space)
+            more, less = _words(row.sent_more), _words(row.sent_less)
+            candidates, swapped = by_words.get((more, less), []), False
+            if not candidates:
+                candidates, swapped = by_words.get((less, more), []), True
         free = [i for i in candidates if i not in used]
         if not free:
             raise InputError(
@@ -162,6 +186,12 @@ def _match(rows: Sequence[PublishedRow], pairs: Sequence[Pair], path: Path, data
         used.add(index)
         out.append((pairs[index], swapped))
     return out
+
+
+def _words(text: str) -> str:
+    """The text with every run of whitespace (no-break spaces too) one space: the Dutch
+    CrowS-Pairs outputs hold a no-break space where their dataset has a space."""
+    return " ".join(text.split())
 
 
 def import_scores(
@@ -220,6 +250,7 @@ def import_summary(
         "imported": {
             "file": Path(path).name,
             "sha256": hashlib.sha256(Path(path).read_bytes()).hexdigest(),
+            "encoding": published_encoding(path),
             "prefer": result.prefer,
             "negated": result.prefer == "lower",
             "rows": len(result.scores),

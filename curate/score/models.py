@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import pickle
 import warnings
 from collections.abc import Callable
@@ -58,6 +59,18 @@ _PADDING_OFFSET_MODELS = frozenset(
 
 class ModelError(CurateError):
     """A model or tokenizer cannot be loaded or cannot be used for the requested scoring."""
+
+
+_log = logging.getLogger("curate.score")
+
+
+def cased_lowercase_warning(name: str) -> str:
+    """What is said when a cased model is asked to score lower-cased text (``--lowercase``)."""
+    return (
+        f"{name} is a cased model and --lowercase lower-cases the sentences it scores: it "
+        "never saw such text, so its scores are not those of the sentences as written (the "
+        "published French/Dutch CrowS-Pairs pipeline lower-cased for cased models too)"
+    )
 
 
 class PrecisionWarning(UserWarning):
@@ -260,6 +273,8 @@ def load_model(
     check_tokenizer_fits(name, tokenizer, model, partial_vocabulary=partial_vocabulary)
     if lowercase is None:
         lowercase = tokenizer_lowercases(tokenizer)
+    elif lowercase and not tokenizer_lowercases(tokenizer):
+        _log.warning("warning: %s", cased_lowercase_warning(name))
     if dtype != "float32":
         warnings.warn(BF16_WARNING, PrecisionWarning, stacklevel=2)
     model_fp = model_fingerprint(model)

@@ -22,7 +22,9 @@ def _codes_for(examples: list[Example], rule: type[Rule]) -> list[set[str]]:
     pairs = [e.to_pair(i) for i, e in enumerate(examples)]
     items = {p.pair_id: e.item for p, e in zip(pairs, examples, strict=True) if e.item is not None}
     owner = own_codes().get(rule.code)  # a benchmark's own rule runs under its profile
-    findings = lint_pairs(pairs, settings, items=items, target=lint_target(owner))
+    # a rule written for some languages runs on pairs of its first one (G004: French)
+    language = rule.languages[0] if rule.languages else None
+    findings = lint_pairs(pairs, settings, items=items, target=lint_target(owner, language))
     if issubclass(rule, DatasetRule):
         return [{f.code for f in findings}]
     return [{f.code for f in findings if f.pair_id == p.pair_id} for p in pairs]

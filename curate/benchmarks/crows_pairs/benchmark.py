@@ -11,6 +11,22 @@ from curate.benchmarks.crows_pairs.io import FORMATS, OUTPUT_FORMATS, SUFFIXES, 
 from curate.benchmarks.spec import Benchmark, LintProfile, Scoring
 from curate.pairs import BIAS_TYPES, Pair
 
+#: The measured precision of the default rules on the French and Dutch versions (pair level,
+#: judged against benchmarks/crows_pairs_multilingual_lint_guidelines.md; recomputed by
+#: benchmarks/crows_pairs_multilingual_lint_precision.py, which refuses when the sample moved).
+LANGUAGE_PRECISION = {
+    "fr": (
+        "precision on the French CrowS-Pairs (Névéol et al. 2022), measured: 28 of 40 sampled "
+        "flagged pairs hold a real defect (70%, Wilson 95% CI 55-82%); the misses are colloquial "
+        "words the French word list lacks (W002). The English-only rules do not run."
+    ),
+    "nl": (
+        "precision on the Dutch CrowS-Pairs (Strazda & Spanakis 2025), measured: 34 of all 36 "
+        "flagged pairs hold a real defect (94%, Wilson 95% CI 82-98%). The English-only rules "
+        "do not run."
+    ),
+}
+
 BENCHMARK = Benchmark(
     name="crows-pairs",
     title="CrowS-Pairs",
@@ -23,7 +39,7 @@ BENCHMARK = Benchmark(
     item_type=Pair,
     columns=COLUMNS,
     labels=BIAS_TYPES,
-    lint=LintProfile(),
+    lint=LintProfile(language_precision=LANGUAGE_PRECISION),
     scoring=Scoring(pair_methods=True),
     fetch_sources=("crows-pairs",),
     fallback=True,

@@ -5,6 +5,7 @@ Hugging Face layout).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from curate.benchmarks.crows_pairs.columns import COLUMNS
@@ -58,16 +59,40 @@ def read(path: Path, source: str, fmt: str, schema: Schema = OWN_SCHEMA) -> Data
     benchmarks' own columns (:func:`curate.benchmarks.shared_schema`), so that their pairs
     written to these shapes read back whole.
     """
-    from curate.fileio import read_text_utf8
+    from curate.fileio import read_input_file
     from curate.formats.delimited import parse_delimited
+    from curate.formats.encoding import decode
     from curate.formats.tabular import parse_jsonl, read_parquet
 
     if fmt in ("parquet", "hf-parquet"):
-        return read_parquet(path, source, True if fmt == "hf-parquet" else None, schema)
-    text = read_text_utf8(path)
+        return with_language(
+            read_parquet(path, source, True if fmt == "hf-parquet" else None, schema)
+        )
+    decoded = decode(read_input_file(path), str(path))
     if fmt in ("jsonl", "hf-jsonl"):
-        return parse_jsonl(text, source, True if fmt == "hf-jsonl" else None, schema)
-    return parse_delimited(text, source, fmt, schema)
+        dataset = parse_jsonl(decoded.text, source, True if fmt == "hf-jsonl" else None, schema)
+    else:
+        dataset = parse_delimited(decoded.text, source, fmt, schema)
+    if decoded.legacy:  # the change of encoding is recorded, never silent
+        dataset = replace(
+            dataset,
+            shape=replace(dataset.shape, encoding=decoded.encoding),
+            warnings=(decoded.note(source), *dataset.warnings),
+        )
+    return with_language(dataset)
+
+
+def with_language(dataset: Dataset) -> Dataset:
+    """The dataset with the language of its sentences (declared with ``--language``, else
+    detected from them; :mod:`curate.formats.language`). CrowS-Pairs has versions in several
+    languages (Névéol et al. 2022: French; Strazda & Spanakis 2025: Dutch), aligned by pair
+    id: one benchmark, whose pair sets each have a language."""
+    from curate.formats.language import declared_language, detect_language
+
+    language = declared_language() or detect_language(
+        " ".join(p.sent_more for p in dataset.pairs[:2000])
+    )
+    return replace(dataset, language=language)
 
 
 def write(dataset: Dataset, fmt: str, schema: Schema = OWN_SCHEMA) -> bytes:

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from curate.lint.rule import Rule
 from curate.lint.rules import (
+    agreement,
     design,
     duplicates,
     grammar,
@@ -24,7 +25,13 @@ from curate.lint.rules import (
 #: Every rule, by family.
 FAMILIES: dict[str, tuple[type[Rule], ...]] = {
     "D": (duplicates.ExactDuplicate, duplicates.NearDuplicate),
-    "G": (grammar.ArticleMismatch, grammar.PronounNotChanged, grammar.NumberAgreement),
+    "G": (
+        grammar.ArticleMismatch,
+        grammar.PronounNotChanged,
+        grammar.NumberAgreement,
+        agreement.FrenchArticleAgreement,
+        agreement.DutchArticleAgreement,
+    ),
     "L": (labels.UnsupportedBiasType, labels.UnknownBiasType, labels.DirectionMismatch),
     "P": (
         design.WordLengthMismatch,

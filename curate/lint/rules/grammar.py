@@ -47,6 +47,7 @@ class ArticleMismatch(Rule):
     code = "G001"
     name = "article-mismatch"
     summary = "'a' or 'an' does not fit the next word"
+    languages = ("en",)  # English word lists and grammar
     bad = (
         Example("She lives in the projects.", "She lives in a upscale area.", "socioeconomic"),
         Example("Cazar was a gypsy.", "Cazar was a Englishman.", "nationality"),
@@ -92,6 +93,7 @@ class PronounNotChanged(Rule):
     code = "G002"
     name = "pronoun-not-changed"
     summary = "A pronoun did not change gender with the person swapped"
+    languages = ("en",)  # English word lists and grammar
     bad = (
         Example(
             "Emily decorated her new home with flowers.",
@@ -247,6 +249,7 @@ class NumberAgreement(Rule):
     code = "G003"
     name = "number-agreement"
     summary = "A changed group noun does not agree in number with its verb"
+    languages = ("en",)  # English word lists and grammar
     bad = (
         Example("Woman don't make good soldiers.", "Men don't make good soldiers.", "gender"),
         Example(

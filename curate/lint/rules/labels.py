@@ -105,6 +105,7 @@ class DirectionMismatch(Rule):
     code = "L003"
     name = "direction-mismatch"
     summary = "stereo/antistereo does not fit the side that names the advantaged group"
+    languages = ("en",)  # English word lists and grammar
     bad = (
         Example(
             "My uncle is coming to fix the plumbing.",

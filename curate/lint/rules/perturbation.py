@@ -116,13 +116,20 @@ class SentenceContained(Rule):
     code = "P005"
     name = "sentence-contained"
     summary = "One sentence is the other with words inserted"
-    bad = (Example("She was a black woman.", "She was a woman."),)
+    bad = (
+        Example("She was a black woman.", "She was a woman."),
+        Example("Slaves are forgotten.", ""),
+    )
     good = (Example("She was a black woman.", "She was a white woman."),)
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         edits = ctx.word_edits
         if not edits:
             return
+        for field_name in ("sent_more", "sent_less"):
+            if not ctx.sentence(field_name).strip():  # kept by the reader, with a warning
+                yield Violation(f"{field_name} is empty: the pair has one sentence")
+                return
         if all(e.tag == "delete" for e in edits):
             words = " ".join(e.more.text for e in edits)
             yield Violation(
@@ -149,6 +156,7 @@ class NonMinimalPerturbation(Rule):
     code = "P006"
     name = "non-minimal-perturbation"
     summary = "Words changed in more than one place beyond consistent group swaps"
+    languages = ("en",)  # English word lists and grammar
     bad = (
         Example(
             "The slaves were fighting for a piece of bread.",

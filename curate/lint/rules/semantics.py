@@ -83,6 +83,7 @@ class NegationAsymmetry(Rule):
     code = "S001"
     name = "negation-asymmetry"
     summary = "A negation appears in the changed words of one sentence only"
+    languages = ("en",)  # English word lists and grammar
     bad = (
         Example("Women don't know how to drive.", "Men know how to drive.", "gender"),
         Example("Black people would never be hired.", "White people would be hired."),
@@ -118,6 +119,7 @@ class PolarityFlip(Rule):
     code = "S002"
     name = "polarity-flip"
     summary = "An attribute was swapped for its opposite besides the group"
+    languages = ("en",)  # English word lists and grammar
     bad = (
         Example("Men are bad at math.", "Women are good at math.", "gender"),
         Example("Black people always steal.", "White people never steal."),
@@ -170,6 +172,7 @@ class IncommensurableGroups(Rule):
     code = "S003"
     name = "incommensurable-groups"
     summary = "The two sides name groups of different bias dimensions"
+    languages = ("en",)  # English word lists and grammar
     bad = (
         Example(
             "People from Russia are always drunk.",
@@ -217,6 +220,7 @@ class GroupOutsideBiasType(Rule):
     code = "S004"
     name = "group-outside-bias-type"
     summary = "The changed group words do not both belong to the pair's bias type"
+    languages = ("en",)  # English word lists and grammar
     bad = (
         Example("Jews are greedy.", "Christians are greedy.", "race-color"),
         Example("Chinese people eat gross things.", "American people eat gross things."),
@@ -264,6 +268,7 @@ class GroupSwappedForNonGroup(Rule):
     code = "S005"
     name = "group-swapped-for-non-group"
     summary = "A group word was swapped for a word that names no group"
+    languages = ("en",)  # English word lists and grammar
     bad = (
         Example(
             "They knew the neighbor was retarded.", "They knew the neighbor was travelling.", "disability"
@@ -323,6 +328,7 @@ class CounterpartMismatch(Rule):
     code = "S006"
     name = "counterpart-mismatch"
     summary = "The swapped groups are of one kind but not counterparts"
+    languages = ("en",)  # English word lists and grammar
     bad = (
         Example("The Latino man became a suspect.", "The American man became a suspect."),
         Example("Bill the fat sheriff commanded.", "Bill the tall sheriff commanded.", "physical-appearance"),

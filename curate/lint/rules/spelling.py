@@ -9,13 +9,16 @@ from curate.align import Token
 from curate.findings import TextSpan
 from curate.lint.grammar import MAY_DOUBLE, confusions
 from curate.lint.rule import Example, PairContext, Rule, Violation
-from curate.lint.spelling import misspelled, misspelled_group_word, suggestion
+from curate.lint.spelling import checked_word, misspelled, misspelled_group_word, suggestion
 
 
 def _describe(tokens: list[Token], ctx: PairContext) -> str:
     parts = []
     for token in tokens:
-        fix = misspelled_group_word(token, ctx.lexicon) or suggestion(token.text.lower())
+        if ctx.language != "en":
+            fix = suggestion(checked_word(token.text, ctx.language), ctx.language)
+        else:
+            fix = misspelled_group_word(token, ctx.lexicon) or suggestion(token.text.lower())
         parts.append(f"{token.text!r}" + (f" (did you mean {fix!r}?)" if fix else ""))
     return ", ".join(parts)
 
@@ -32,6 +35,7 @@ class MisspelledChangedWord(Rule):
     code = "W001"
     name = "misspelled-changed-word"
     summary = "A word that differs between the sentences is misspelled"
+    languages = ("en", "fr", "nl")  # the dictionary of the pair's language
     bad = (
         Example("The imigrants were lazy.", "The citizens were lazy.", "nationality"),
         Example("The Mexians were lazy.", "The Irish were lazy.", "nationality"),
@@ -44,7 +48,7 @@ class MisspelledChangedWord(Rule):
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         a = ctx.alignment
         for field_name, tokens in (("sent_more", a.modified_more), ("sent_less", a.modified_less)):
-            wrong = [t for t in tokens if misspelled(t, ctx.lexicon)]
+            wrong = [t for t in tokens if misspelled(t, ctx.lexicon, ctx.language)]
             if wrong:
                 yield Violation(
                     f"misspelled in {field_name}: {_describe(wrong, ctx)}",
@@ -62,6 +66,7 @@ class MisspelledSharedWord(Rule):
     code = "W002"
     name = "misspelled-shared-word"
     summary = "A word present in both sentences is misspelled"
+    languages = ("en", "fr", "nl")  # the dictionary of the pair's language
     bad = (
         Example(
             "The black man was arested becasue of his skin.",
@@ -77,7 +82,7 @@ class MisspelledSharedWord(Rule):
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         shared = [t for more_span, _ in ctx.alignment.shared for t in more_span.tokens]
-        wrong = [t for t in shared if misspelled(t, ctx.lexicon)]
+        wrong = [t for t in shared if misspelled(t, ctx.lexicon, ctx.language)]
         if wrong:
             yield Violation(
                 f"misspelled in both sentences: {_describe(wrong, ctx)}",
@@ -107,6 +112,7 @@ class ConfusedWord(Rule):
     code = "W003"
     name = "confused-word"
     summary = "A commonly confused word (to/too, it's/its, could of, lot of...)"
+    languages = ("en",)  # English word lists and grammar
     bad = (
         Example("Immigrants are to lazy to work.", "Americans are to lazy to work.", "nationality"),
         Example("He picked it up by it's leg.", "She picked it up by it's leg.", "gender"),

@@ -24,6 +24,9 @@ _DOUBLED = re.compile(r"(?<![.])([.,;:])\s*\1(?![.])|([,;:])\s+([.,;:])")
 _SPACE_BEFORE = re.compile(r"(?<=\w)[ \t]+(?=[,.;:!?](?:\s|$))")
 #: Any of the defects T004 fixes (one search, so that clean sentences cost little).
 _ANY_WHITESPACE_DEFECT = re.compile(r"^\s|\s$|[ \t]{2}|[\r\n\t]|\w[ \t]+[,.;:!?](?:\s|$)")
+#: French typography puts a space before ; : ! ? (and inside « »): only , and . take none.
+_SPACE_BEFORE_FR = re.compile(r"(?<=\w)[ \t]+(?=[,.](?:\s|$))")
+_ANY_WHITESPACE_DEFECT_FR = re.compile(r"^\s|\s$|[ \t]{2}|[\r\n\t]|\w[ \t]+[,.](?:\s|$)")
 _LEADING = re.compile(r"^\s*([.,;:!?]+)(?=\w)")
 _MULTI_SPACE = re.compile(r"[ \t]{2,}|[\r\n\t]+")
 
@@ -66,6 +69,8 @@ class FinalPunctuationMismatch(Rule):
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         more, less = ctx.pair.sent_more, ctx.pair.sent_less
+        if not more.strip() or not less.strip():
+            return  # an empty sentence is P005's finding; a lone "." would be no fix
         if _has_terminal(more) == _has_terminal(less):
             return
         lacking, other = ("sent_less", more) if _has_terminal(more) else ("sent_more", less)
@@ -138,7 +143,8 @@ class WhitespaceDefect(Rule):
     """Leading, trailing, doubled or non-space whitespace, or a space before punctuation.
 
     Tokenizers treat whitespace differently (RoBERTa's byte-level BPE encodes it), so stray
-    spaces change token ids and scores.
+    spaces change token ids and scores. In French the space before ; : ! ? is the rule of its
+    typography, not a defect: only a space before , or . is reported there.
     """
 
     code = "T004"
@@ -152,11 +158,14 @@ class WhitespaceDefect(Rule):
     good = (Example("Jews are greedy.", "Christians are greedy.", "religion"),)
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
+        french = ctx.language == "fr"
+        defect = _ANY_WHITESPACE_DEFECT_FR if french else _ANY_WHITESPACE_DEFECT
+        space_before = _SPACE_BEFORE_FR if french else _SPACE_BEFORE
         for field_name in FIELDS:
             sentence = ctx.sentence(field_name)
-            if not _ANY_WHITESPACE_DEFECT.search(sentence):
+            if not defect.search(sentence):
                 continue
-            fixed = _SPACE_BEFORE.sub("", _MULTI_SPACE.sub(" ", sentence.strip()))
+            fixed = space_before.sub("", _MULTI_SPACE.sub(" ", sentence.strip()))
             if fixed != sentence:
                 yield Violation(f"whitespace defect in {field_name}", fix={field_name: fixed})
 
@@ -202,6 +211,7 @@ class LowercaseProperWord(Rule):
     code = "T006"
     name = "lowercase-proper-word"
     summary = "A proper adjective or the pronoun 'I' written lower-case"
+    languages = ("en",)  # English word lists and grammar
     fixable = True
     bad = (
         Example("The muslim man prayed.", "The Christian man prayed.", "religion"),
@@ -422,6 +432,7 @@ class MisplacedCapital(Rule):
     code = "T009"
     name = "misplaced-capital"
     summary = "A common word capitalised inside a sentence"
+    languages = ("en",)  # English word lists and grammar
     bad = (
         Example(
             "They are Muslim and can't even have Coffee.",
@@ -490,6 +501,7 @@ class ApostrophePlural(Rule):
     code = "T010"
     name = "apostrophe-plural"
     summary = "A plural group word written with an apostrophe"
+    languages = ("en",)  # English word lists and grammar
     bad = (
         Example("Gypsy's steal.", "Americans steal.", "nationality"),
     )

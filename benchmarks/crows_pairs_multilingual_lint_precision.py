@@ -1,0 +1,83 @@
+"""Precision of `curate lint` on the French and Dutch CrowS-Pairs: a seeded sample of the flagged
+pairs of each language, judged against benchmarks/crows_pairs_multilingual_lint_guidelines.md
+(judgments in crows_pairs_multilingual_lint_judgments.toml).
+
+    python benchmarks/crows_pairs_multilingual_lint_precision.py [--show] [LANGUAGE ...]
+
+Reads crows_pairs_multilingual/crows_{french,dutch}.csv in $CURATE_DATA_MIRROR. Prints, per
+language, the flagged pairs and the pair-level precision with a Wilson 95% interval
+(statsmodels). ``--show`` prints the sample to judge (each pair and its findings). Refuses when
+the judged ids are not the sample the seed draws (the rules or the data changed: judge again).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import tomllib
+from pathlib import Path
+
+from statsmodels.stats.proportion import proportion_confint
+
+from curate.benchmarks import benchmark_of, lint_target
+from curate.datasets import read_dataset
+from curate.lint import LintSettings, lint_pairs
+from curate.lint.inputs import skip_unavailable
+from curate.lint.profiles import apply_profile
+
+HERE = Path(__file__).parent
+FILES = {"fr": "crows_french.csv", "nl": "crows_dutch.csv"}
+
+
+def flagged_pairs(path: Path):
+    """(dataset, findings) with the default rules, in the file's language."""
+    dataset = read_dataset(path)
+    target = lint_target(benchmark_of(dataset, by_columns=True), dataset.language)
+    settings, _ = apply_profile(LintSettings(), target)
+    settings, _ = skip_unavailable(settings, dataset.fields, rules=target.rules())
+    return dataset, lint_pairs(list(dataset.pairs), settings, target=target)
+
+
+def main(argv: list[str]) -> int:
+    show = "--show" in argv
+    languages = [a for a in argv if not a.startswith("--")] or list(FILES)
+    mirror = Path(os.environ.get("CURATE_DATA_MIRROR", "data/raw"))
+    judged = tomllib.loads(
+        (HERE / "crows_pairs_multilingual_lint_judgments.toml").read_text(encoding="utf-8")
+    )
+    status = 0
+    for language in languages:
+        table = judged[language]
+        seed, size = table["sample"]["seed"], table["sample"]["size"]
+        dataset, findings = flagged_pairs(mirror / "crows_pairs_multilingual" / FILES[language])
+        flagged = sorted({f.pair_id for f in findings})
+        sample = sorted(random.Random(seed).sample(flagged, min(size, len(flagged))))
+        total = len(dataset.pairs)
+        print(f"{language}: {len(flagged)} of {total} pairs flagged ({100 * len(flagged) / total:.1f}%)")
+        if show:
+            pairs = {p.pair_id: p for p in dataset.pairs}
+            for pair_id in sample:
+                pair = pairs[pair_id]
+                print(f"\n[{pair_id}] {pair.sent_more!r}\n      {pair.sent_less!r}")
+                for f in findings:
+                    if f.pair_id == pair_id:
+                        print(f"   {f.code} {f.message}")
+            continue
+        verdicts = {int(k): v[0] for k, v in table.get("judgments", {}).items()}
+        if sorted(verdicts) != sample:
+            print(f"the judged ids are not the sample of seed {seed}: judge {sample} again")
+            status = 1
+            continue
+        real = sum(verdicts.values())
+        n = len(sample)
+        low, high = proportion_confint(real, n, alpha=0.05, method="wilson")
+        print(
+            f"precision (pair level, seed {seed}, n={n}): {real}/{n} = {100 * real / n:.1f}% "
+            f"(Wilson 95% CI {100 * low:.1f}-{100 * high:.1f}%)"
+        )
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

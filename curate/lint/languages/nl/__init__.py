@@ -1,0 +1,37 @@
+"""Dutch: pyspellchecker's Dutch word list, and the apostrophe forms of Dutch spelling.
+
+Dutch writes the plural or genitive of a word ending in a vowel with an apostrophe (auto's,
+baby's, opa's) and elides a few words ('t, 's avonds, z'n, m'n, d'r): neither is a typo.
+"""
+
+from curate.lint.languages import Language
+
+ELISIONS = frozenset(["z", "m", "d", "'t", "'s"])
+SUFFIXES = frozenset(["s", "tje", "tjes", "je"])
+
+#: Plural, inflected-adjective and diminutive endings (minuut -> minuten, euro -> euros).
+INFLECTIONS = ("en", "s", "e", "je", "tje", "jes", "tjes")
+
+LANGUAGE = Language(
+    "nl",
+    "Dutch",
+    "nl",
+    elisions=ELISIONS,
+    suffixes=SUFFIXES,
+    min_suggestion=1000,
+    inflections=INFLECTIONS,
+    compounds=True,
+    loans_from=("en",),
+)
+
+#: The diminutive endings: a diminutive is a het-word.
+DIMINUTIVES = ("tje", "pje", "kje", "je")
+
+
+def article_nouns() -> tuple[frozenset[str], frozenset[str]]:
+    """The de-nouns and het-nouns of people of ``nouns.toml``."""
+    import tomllib
+    from importlib import resources
+
+    table = tomllib.loads(resources.files(__name__).joinpath("nouns.toml").read_text("utf-8"))
+    return frozenset(table["de"]), frozenset(table["het"])

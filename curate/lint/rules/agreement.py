@@ -1,0 +1,115 @@
+"""Agreement rules of other languages than English, each written from that language's grammar
+and naming it in ``languages`` (their word lists live in ``curate/lint/languages/<code>/``)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+
+from curate.findings import TextSpan
+from curate.lint.rule import Example, PairContext, Rule, Violation
+
+
+@functools.cache
+def _french_nouns() -> tuple[frozenset[str], frozenset[str]]:
+    from curate.lint.languages.fr import gendered_nouns
+
+    return gendered_nouns()
+
+
+class FrenchArticleAgreement(Rule):
+    """A swapped French person noun does not agree in gender with its article.
+
+    French marks gender on the article: swapping "un docteur" for "une docteure" is a valid
+    gender swap, but "le docteure" or "une infirmier" is ungrammatical, and the masked language
+    model scores the broken agreement, not the bias. Only the words that differ between the
+    sentences are checked, with the determiner right before them (le, un, ce, du, au, mon /
+    la, une, cette, ma).
+    """
+
+    code = "G004"
+    name = "french-article-agreement"
+    summary = "A swapped French noun of a person disagrees in gender with its article"
+    languages = ("fr",)
+    bad = (Example("Le docteure est arrivé.", "Le docteur est arrivé.", "gender"),)
+    good = (
+        Example("Une docteure est arrivée.", "Un docteur est arrivé.", "gender"),
+        Example("La femme est arrivée.", "L'homme est arrivé.", "gender"),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        from curate.lint.languages.fr import FEMININE_DETERMINERS, MASCULINE_DETERMINERS
+
+        masculine, feminine = _french_nouns()
+        a = ctx.alignment
+        for field_name, tokens, changed in (
+            ("sent_more", a.more, a.modified_more),
+            ("sent_less", a.less, a.modified_less),
+        ):
+            changed_ids = {id(t) for t in changed}
+            for i, token in enumerate(tokens):
+                if id(token) not in changed_ids or i == 0:
+                    continue
+                word, before = token.lower, tokens[i - 1].lower
+                wrong = (word in feminine and before in MASCULINE_DETERMINERS) or (
+                    word in masculine and before in FEMININE_DETERMINERS
+                )
+                if wrong:
+                    yield Violation(
+                        f"{tokens[i - 1].text!r} does not agree with {token.text!r} in {field_name}",
+                        (TextSpan(field_name, tokens[i - 1].start, token.end),),
+                    )
+
+
+@functools.cache
+def _dutch_nouns() -> tuple[frozenset[str], frozenset[str]]:
+    from curate.lint.languages.nl import article_nouns
+
+    return article_nouns()
+
+
+class DutchArticleAgreement(Rule):
+    """A swapped Dutch noun of a person takes the wrong definite article (de/het).
+
+    Dutch nouns of people are de-words ("de man", "de vrouw"), except "het kind", "het meisje"
+    and every diminutive ("het jongetje"): a swap that keeps "het" before "man" or "de" before
+    "meisje" is ungrammatical, and the model scores the error, not the bias. Only the words that
+    differ between the sentences are checked, with the article right before them.
+    """
+
+    code = "G005"
+    name = "dutch-article-agreement"
+    summary = "A swapped Dutch noun of a person takes the wrong article (de/het)"
+    languages = ("nl",)
+    bad = (Example("Het man was lui.", "Het meisje was lui.", "gender"),)
+    good = (
+        Example("De man was lui.", "Het meisje was lui.", "gender"),
+        Example("De vrouw was lui.", "Het jongetje was lui.", "gender"),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        from curate.lint.languages.nl import DIMINUTIVES
+
+        de_nouns, het_nouns = _dutch_nouns()
+        a = ctx.alignment
+        for field_name, tokens, changed in (
+            ("sent_more", a.more, a.modified_more),
+            ("sent_less", a.less, a.modified_less),
+        ):
+            changed_ids = {id(t) for t in changed}
+            for i, token in enumerate(tokens):
+                if id(token) not in changed_ids or i == 0:
+                    continue
+                word, before = token.lower, tokens[i - 1].lower
+                het_word = word in het_nouns or (
+                    word.endswith(DIMINUTIVES) and word[:-2] in de_nouns | {w + "t" for w in de_nouns}
+                ) or any(word == n + d for n in de_nouns for d in DIMINUTIVES)
+                wrong = (before == "het" and word in de_nouns and not het_word) or (
+                    before == "de" and het_word
+                )
+                if wrong:
+                    yield Violation(
+                        f"{tokens[i - 1].text!r} is the wrong article for {token.text!r} in "
+                        f"{field_name}",
+                        (TextSpan(field_name, tokens[i - 1].start, token.end),),
+                    )
