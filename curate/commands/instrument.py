@@ -56,10 +56,18 @@ def register(app: typer.Typer) -> None:
     app.add_typer(instrument_app, name="instrument")
 
 
-def _finish(report, kind: str, out_dir: Path | None, fmt: ReportFormat, findings=None, findings_path=None) -> None:
+def _finish(
+    report, kind: str, out_dir: Path | None, fmt: ReportFormat, findings=None, findings_path=None,
+    *, columns=(), data: tuple[Path, ...] = (),
+) -> None:
     from curate.findings import write_findings
     from curate.instrument.report import print_report, render_json, write_report
+    from curate.instrument.scores import file_sha256, unused_inputs, unused_lines
 
+    digests = {file_sha256(p) for p in data}
+    unused = unused_inputs(c for c in columns if c.data_sha256 in digests)
+    report.data["unused"] = report.data.get("unused", []) + unused
+    report.intro += unused_lines(unused)
     target = out_dir or config().output_dir / "instrument" / kind
     paths = write_report(report, target)
     if findings_path is not None:
@@ -149,13 +157,21 @@ def consistency(
     item-rest correlations; pairs running against the rest are findings I001 (of PATH)."""
     from curate.instrument.consistency import consistency_report
 
+    if not (-1.0 <= threshold <= 1.0):  # also refuses nan, which no comparison admits
+        from curate.errors import UsageError
+
+        raise UsageError(
+            f"--item-rest-threshold must be a correlation between -1 and 1, not {threshold!r}"
+        )
     input_format = dataset_format(input_format)
     cfg = config()
     path = data_path(path, cfg)
     before = data_path(before, cfg) if before is not None else None
     versions = ([(before, _read(before, input_format))] if before else []) + [(path, _read(path, input_format))]
-    report, found = consistency_report(versions, _columns(scores), threshold=threshold, splits=splits)
-    _finish(report, "consistency", out_dir, fmt, found, findings)
+    columns = _columns(scores)
+    report, found = consistency_report(versions, columns, threshold=threshold, splits=splits)
+    _finish(report, "consistency", out_dir, fmt, found, findings, columns=columns,
+            data=tuple(p for p, _ in versions))
 
 
 @instrument_app.command("validity")
@@ -173,8 +189,9 @@ def validity(
     from curate.instrument.validity import convergent_validity
 
     files = [data_path(p, config()) for p in files]
-    report = convergent_validity(files, _columns(scores), find_stereoset_results(scores))
-    _finish(report, "validity", out_dir, fmt)
+    columns = _columns(scores)
+    report = convergent_validity(files, columns, find_stereoset_results(scores))
+    _finish(report, "validity", out_dir, fmt, columns=columns, data=tuple(files))
 
 
 @instrument_app.command("sensitivity")
@@ -200,8 +217,9 @@ def sensitivity(
     input_format = dataset_format(input_format)
     names = [n.strip() for n in order.split(",") if n.strip()] if order else None
     files = [data_path(p, config()) for p in files]
-    report = run([(p, _read(p, input_format)) for p in files], _columns(scores), names)
-    _finish(report, "sensitivity", out_dir, fmt)
+    columns = _columns(scores)
+    report = run([(p, _read(p, input_format)) for p in files], columns, names)
+    _finish(report, "sensitivity", out_dir, fmt, columns=columns, data=tuple(files))
 
 
 @instrument_app.command("compare")
@@ -227,11 +245,12 @@ def compare(
     cfg = config()
     before, after = data_path(before, cfg), data_path(after, cfg)
     alternates = [data_path(p, cfg) for p in alternates or []]
+    columns = _columns(scores)
     report = compare_versions(
         (before, _read(before, input_format)),
         (after, _read(after, input_format)),
-        _columns(scores),
+        columns,
         [(p, _read(p, input_format)) for p in alternates],
         splits=splits,
     )
-    _finish(report, "compare", out_dir, fmt)
+    _finish(report, "compare", out_dir, fmt, columns=columns, data=(before, after, *alternates))
