@@ -105,6 +105,18 @@ def reliability(
         None, "--original", help="The original dataset. Default: the fetched CrowS-Pairs."
     ),
     scores: list[Path] = SCORES,
+    links: Path | None = typer.Option(
+        None,
+        "--links",
+        help="A CSV of links to use instead of the automatic ones: alternate_id,original_id "
+        "(and file, the alternate file's name, when several are given).",
+    ),
+    min_similarity: float = typer.Option(
+        50.0,
+        "--min-similarity",
+        help="Text links (files without an id column) below this similarity (0-100) are left "
+        "out of every statistic and counted in the report; 0 keeps them all.",
+    ),
     out_dir: Path | None = OUT,
     fmt: ReportFormat = FORMAT,
     findings: Path | None = FINDINGS,
@@ -115,24 +127,41 @@ def reliability(
     correlation of the per-pair score gaps; the study's weaker view (subset vs whole type)
     apart. Alternates link to originals by their `id` column, else by text (similarity shown).
     Pairs whose verdict flips under every model are findings I002."""
-    from curate.instrument.reliability import parallel_forms
+    from curate.errors import UsageError
+    from curate.instrument.reliability import LinkOptions, parallel_forms, read_links
 
+    if not (0.0 <= min_similarity <= 100.0):
+        raise UsageError(f"--min-similarity must be between 0 and 100, not {min_similarity!r}")
     input_format = dataset_format(input_format)
     cfg = config()
     original = data_path(original, cfg)
     alternates = [data_path(p, cfg) for p in alternates]
-    report, found = parallel_forms(
-        original, _read(original, input_format), [(p, _read(p, input_format)) for p in alternates],
-        _columns(scores),
+    names = [p.name for p in alternates]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise UsageError(f"two alternate files are named {', '.join(twice)}: give each form once")
+    original_data = _read(original, input_format)
+    forms = [(p, _read(p, input_format)) for p in alternates]
+    options = LinkOptions(
+        given=read_links(links, forms, original_data) if links is not None else {},
+        min_similarity=min_similarity,
     )
+    columns = _columns(scores)
+    report, found = parallel_forms(original, original_data, forms, columns, options)
     if not report.data["rows"]:
-        from curate.errors import UsageError
-
         raise UsageError(
             "no model has scores on both the original and an alternate file under --scores "
             "(score both with the same -m label and method)"
         )
-    _finish(report, "reliability", out_dir, fmt, found, findings)
+    _finish(report, "reliability", out_dir, fmt, found, findings, columns=columns,
+            data=(original, *alternates))
+    idle = [u["input"] for u in report.data["unused"] if u.get("contributes_nothing")]
+    if idle:
+        err.print(
+            f"error: {len(idle)} of {len(alternates)} alternate files contribute nothing (no "
+            f"model scored on both it and the original): {escape(', '.join(idle))}"
+        )
+        raise typer.Exit(1)
 
 
 @instrument_app.command("consistency")

@@ -62,6 +62,7 @@ class ImportResult:
     swapped_rows: int
     published_metric: float | None
     disagreements: tuple[int, ...] = ()
+    swapped: tuple[int, ...] = ()
     provenance: dict[str, Any] = field(default_factory=dict)
 
 
@@ -194,6 +195,7 @@ def import_scores(
         swapped_rows=sum(s for _, s in matched),
         published_metric=100.0 * sum(published) / len(published) if published else None,
         disagreements=tuple(sorted(disagreements)),
+        swapped=tuple(sorted(pair.pair_id for pair, s in matched if s)),
     )
 
 
@@ -227,6 +229,7 @@ def import_summary(
             "published_metric_score": result.published_metric,
             "published_score_disagreements": len(result.disagreements),
             "disagreeing_pair_ids": list(result.disagreements),
+            "swapped_pair_ids": list(result.swapped),
         },
         "summary": summarize(result.scores, threshold=threshold, groups=groups),
     }
