@@ -126,7 +126,7 @@ def consistency_report(
     names = [r["file"] for r in results]
     header = ["group"]
     for name in names:
-        header += [f"{name}: items", "varying", "KR-20/alpha [CI]", "split-half [CI]"]
+        header += [f"{name}: items", "varying", "KR-20/alpha [CI]", "split-half (spread of splits)"]
     groups = list(dict.fromkeys(g["group"] for r in results for g in r["groups"]))
     rows = []
     for group in groups:
@@ -139,9 +139,11 @@ def consistency_report(
         "Internal consistency (pairs as items, models as subjects)",
         header,
         rows,
-        "KR-20 (Cronbach's alpha on 0/1 verdicts, pingouin, F-based 95% CI) and split-half "
-        "reliability (Spearman-Brown-corrected, mean and 2.5-97.5 percentiles over random "
-        "halvings). n is the number of models: alpha needs variance between models, so with "
+        "KR-20 (Cronbach's alpha on 0/1 verdicts, pingouin, F-based 95% CI; none where it has "
+        "zero width, as for a group whose pairs all agree) and split-half reliability "
+        "(Spearman-Brown-corrected mean over random halvings; the 2.5-97.5 percentiles of the "
+        "splits are shown as their spread, which is not a confidence interval). n is the number "
+        "of models: alpha needs variance between models, so with "
         "fewer than about 10 models every interval is wide and a value near 0 says as much about "
         "the models being alike as about the pairs. 'varying' counts pairs on which the models "
         "disagree; only those carry information.",

@@ -82,37 +82,54 @@ def read_published(path: Path) -> list[PublishedRow]:
             f"the columns {', '.join(REQUIRED)}, score"
         )
     rows = []
+    bad: list[tuple[int, str]] = []
     line = 2
     try:
         for row in reader:
             more = _finite(row.get("sent_more_score"))
             less = _finite(row.get("sent_less_score"))
-            if more is None or less is None:
-                raise InputError(
-                    f"{path}: line {line}: sent_more_score and sent_less_score must be finite "
-                    "numbers"
-                )
             published = (row.get("score") or "").strip()
             verdict = _finite(published) if published else None
-            if published and verdict not in (0.0, 1.0):
-                raise InputError(
-                    f"{path}: line {line}: score must be 0 or 1 (metric.py's verdict), not "
-                    f"{published[:20]!r}"
+            if not (row.get("sent_more") or "").strip() and not (row.get("sent_less") or "").strip():
+                bad.append((line, "empty (no sentences)"))
+            elif more is None or less is None:
+                bad.append((line, "sent_more_score and sent_less_score must be finite numbers"))
+            elif published and verdict not in (0.0, 1.0):
+                bad.append((line, f"score must be 0 or 1 (metric.py's verdict), not {published[:20]!r}"))
+            else:
+                rows.append(
+                    PublishedRow(
+                        line,
+                        row.get("sent_more") or "",
+                        row.get("sent_less") or "",
+                        more,
+                        less,
+                        None if verdict is None else int(verdict),
+                    )
                 )
-            rows.append(
-                PublishedRow(
-                    line,
-                    row.get("sent_more") or "",
-                    row.get("sent_less") or "",
-                    more,
-                    less,
-                    None if verdict is None else int(verdict),
-                )
-            )
             line = reader.line_num + 1
     except csv.Error as exc:
         raise InputError(f"{path}: line {reader.line_num}: not a readable CSV row ({exc})") from None
+    if bad:
+        raise InputError(describe_bad_rows(path, bad, len(rows) + len(bad)))
     return rows
+
+
+def describe_bad_rows(path: Path, bad: Sequence[tuple[int, str]], total: int) -> str:
+    """Every bad row in one sentence: how many, of which kinds, and the first lines (a file
+    with 70 empty rows is one message, not 70 runs)."""
+    kinds: dict[str, list[int]] = {}
+    for line, kind in bad:
+        kinds.setdefault(kind, []).append(line)
+    if len(bad) == 1:
+        line, kind = bad[0]
+        return f"{path}: line {line}: {kind}"
+    parts = [
+        f"{len(lines)} {'are' if len(lines) > 1 else 'is'} {kind} (line{'s' if len(lines) > 1 else ''} "
+        + ", ".join(str(n) for n in lines[:5]) + (", ..." if len(lines) > 5 else "") + ")"
+        for kind, lines in kinds.items()
+    ]
+    return f"{path}: {len(bad)} of {total} rows are unusable: " + "; ".join(parts)
 
 
 def _finite(cell: object) -> float | None:
