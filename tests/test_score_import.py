@@ -93,3 +93,16 @@ def test_every_bad_row_is_described_in_one_message(mk: Path, crows_pairs_path: P
     assert "9 of 1508 rows are unusable" in message
     assert "7 are empty (no sentences) (lines 5, 11, 22, 33, 42, ...)" in message
     assert "2 are sent_more_score and sent_less_score must be finite numbers (lines 7, 9)" in message
+    # --skip-bad-rows goes on without them, and the summary records which were left out
+    result = import_scores(bad, data.pairs, data="crows", skip_bad_rows=True)
+    assert len(result.scores) == 1508 - 9
+    assert sorted(line for line, _ in result.skipped) == [5, 7, 9, 11, 22, 33, 42, 54, 62]
+    assert {s.pair_id for s in result.scores} == set(range(1508)) - {3, 5, 7, 9, 20, 31, 40, 52, 60}
+    out = tmp_path / "out"
+    cli = CliRunner().invoke(
+        app, ["score", str(crows_pairs_path), "--import", str(bad), "-m", "bert", "-o", str(out),
+              "--skip-bad-rows", "--format", "json"],
+    )
+    assert cli.exit_code == 0, cli.output
+    summary = json.loads((out / "bert" / "imported-metric.py" / "summary.json").read_text())
+    assert len(summary["imported"]["skipped_rows"]) == 9 and summary["imported"]["rows"] == 1499

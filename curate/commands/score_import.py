@@ -59,6 +59,7 @@ def run_import(
     out_dir: Path | None,
     input_format: str | None,
     threshold: float | None,
+    skip_bad_rows: bool = False,
 ) -> dict[str, Any]:
     """Import ``import_file`` (computed on ``path``) under the one ``-m`` label; write and
     return its summary (with ``slug``)."""
@@ -75,7 +76,7 @@ def run_import(
     if not dataset.pairs:
         raise InputError(f"{path}: no pairs (the file has a header and no rows)")
     label = models[0]
-    result = import_scores(import_file, dataset.pairs, data=str(path), prefer=prefer)
+    result = import_scores(import_file, dataset.pairs, data=str(path), prefer=prefer, skip_bad_rows=skip_bad_rows)
     summary = import_summary(
         result,
         label=label,
@@ -96,5 +97,10 @@ def run_import(
         f"rows with swapped sentence columns, {info['published_score_disagreements']} rows "
         "whose published score disagrees with the verdict on the dataset's sent_more"
     )
+    if result.skipped:
+        err.print(
+            f"{escape(slug)}: {len(result.skipped)} unusable rows of {escape(import_file.name)} left out "
+            "(--skip-bad-rows; listed in summary.json): their pairs have no score"
+        )
     err.print(f"{escape(slug)}: wrote {escape(str(target))}")
     return {"slug": slug, **summary}

@@ -63,11 +63,22 @@ class ImportResult:
     published_metric: float | None
     disagreements: tuple[int, ...] = ()
     swapped: tuple[int, ...] = ()
+    #: (line, kind) of the rows --skip-bad-rows left out
+    skipped: tuple[tuple[int, str], ...] = ()
     provenance: dict[str, Any] = field(default_factory=dict)
 
 
-def read_published(path: Path) -> list[PublishedRow]:
-    """The rows of a ``metric.py``-format CSV (header checked, numbers parsed)."""
+def read_published(path: Path, skip_bad_rows: bool = False) -> list[PublishedRow]:
+    """The rows of a ``metric.py``-format CSV (header checked, numbers parsed). Unusable rows
+    are refused all in one message, or with ``skip_bad_rows`` left out (read them back with
+    :func:`read_published_with_skipped`)."""
+    return read_published_with_skipped(path, skip_bad_rows)[0]
+
+
+def read_published_with_skipped(
+    path: Path, skip_bad_rows: bool = False
+) -> tuple[list[PublishedRow], list[tuple[int, str]]]:
+    """:func:`read_published` and the (line, kind) of every row left out."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -110,9 +121,12 @@ def read_published(path: Path) -> list[PublishedRow]:
             line = reader.line_num + 1
     except csv.Error as exc:
         raise InputError(f"{path}: line {reader.line_num}: not a readable CSV row ({exc})") from None
-    if bad:
-        raise InputError(describe_bad_rows(path, bad, len(rows) + len(bad)))
-    return rows
+    if bad and not skip_bad_rows:
+        raise InputError(
+            describe_bad_rows(path, bad, len(rows) + len(bad))
+            + " (--skip-bad-rows imports the others and records these in summary.json)"
+        )
+    return rows, bad
 
 
 def describe_bad_rows(path: Path, bad: Sequence[tuple[int, str]], total: int) -> str:
@@ -152,11 +166,14 @@ def _preference(rows: Sequence[PublishedRow], prefer: str) -> str:
     return "higher" if 2 * higher >= len(voted) else "lower"
 
 
-def _match(rows: Sequence[PublishedRow], pairs: Sequence[Pair], path: Path, data: str) -> list[tuple[Pair, bool]]:
-    """Each row's pair and whether its sentence columns are swapped; refuse any mismatch."""
-    if len(rows) != len(pairs):
+def _match(
+    rows: Sequence[PublishedRow], pairs: Sequence[Pair], path: Path, data: str, skipped: int = 0
+) -> list[tuple[Pair, bool]]:
+    """Each row's pair and whether its sentence columns are swapped; refuse any mismatch
+    (``skipped`` rows left out by --skip-bad-rows count towards the one row per pair)."""
+    if len(rows) + skipped != len(pairs):
         raise InputError(
-            f"{path}: {len(rows)} rows, but {data} has {len(pairs)} pairs; the published "
+            f"{path}: {len(rows) + skipped} rows, but {data} has {len(pairs)} pairs; the published "
             "output must hold one row per pair of the dataset it was computed on"
         )
     by_text: dict[tuple[str, str], list[int]] = {}
@@ -176,21 +193,21 @@ def _match(rows: Sequence[PublishedRow], pairs: Sequence[Pair], path: Path, data
                 + (" (or that pair already matched an earlier row)" if candidates else "")
                 + f": {row.sent_more[:60]!r} / {row.sent_less[:60]!r}"
             )
-        index = position if position in free else free[0]
+        index = position if position in free and not skipped else free[0]
         used.add(index)
         out.append((pairs[index], swapped))
     return out
 
 
 def import_scores(
-    path: Path, pairs: Sequence[Pair], *, data: str, prefer: str = "auto"
+    path: Path, pairs: Sequence[Pair], *, data: str, prefer: str = "auto", skip_bad_rows: bool = False
 ) -> ImportResult:
     """Read a published output file and turn it into scores on ``pairs`` (``data`` names the
     dataset in messages)."""
     if prefer not in PREFERENCES:
         raise UsageError(f"--import-prefer must be one of {', '.join(PREFERENCES)}, not {prefer!r}")
-    rows = read_published(path)
-    matched = _match(rows, pairs, path, data)
+    rows, bad = read_published_with_skipped(path, skip_bad_rows)
+    matched = _match(rows, pairs, path, data, len(bad))
     chosen = _preference(rows, prefer)
     sign = 1.0 if chosen == "higher" else -1.0
     scores = []
@@ -213,6 +230,7 @@ def import_scores(
         published_metric=100.0 * sum(published) / len(published) if published else None,
         disagreements=tuple(sorted(disagreements)),
         swapped=tuple(sorted(pair.pair_id for pair, s in matched if s)),
+        skipped=tuple(bad),
     )
 
 
@@ -247,6 +265,7 @@ def import_summary(
             "published_score_disagreements": len(result.disagreements),
             "disagreeing_pair_ids": list(result.disagreements),
             "swapped_pair_ids": list(result.swapped),
+            "skipped_rows": [{"line": line, "why": kind} for line, kind in result.skipped],
         },
         "summary": summarize(result.scores, threshold=threshold, groups=groups),
     }
