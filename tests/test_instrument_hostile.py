@@ -21,6 +21,7 @@ from curate.formats import read_dataset, write_dataset
 from curate.score.files import write_score_column
 from curate.score.metrics import PairScore
 from curate.score.run import data_info
+from tests.support.intervals import assert_intervals_hold
 
 runner = CliRunner()
 
@@ -77,6 +78,7 @@ def test_a_dataset_folder_is_hashed_as_score_hashes_it(tmp_path: Path) -> None:
                           "--splits", "20")
     assert result.exit_code == 0, result.output
     report = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert assert_intervals_hold(report)
     assert report["versions"][0]["items"] == len(read_dataset(folder).pairs)
 
 
@@ -92,6 +94,7 @@ def test_non_finite_scores_are_dropped_and_named(pairs: Path, tmp_path: Path) ->
                           "--splits", "20")
     assert result.exit_code == 0, result.output
     report = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert assert_intervals_hold(report)
     (version,) = report["versions"]
     assert version["items"] == 60 - 2
     note = " ".join(report["intro"])

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from curate.cli import app
 from curate.findings import read_findings
 from curate.formats.labels import HF_BIAS_TYPES
+from tests.support.intervals import assert_intervals_hold
 
 runner = CliRunner()
 #: GPT-2 numbers of their pipeline: the lower one wins (see the data README).
@@ -66,6 +67,7 @@ def test_parallel_forms_on_the_published_files(mk: Path, crows_pairs_path: Path,
     )
     assert result.exit_code == 0, result.output
     report = json.loads((tmp_path / "report" / "report.json").read_text())
+    assert assert_intervals_hold(report)
     assert (tmp_path / "report" / "report.html").read_text().count("<table>") == 5
     rows = {(r["bias_type"], r["model"]): r for r in report["rows"]}
     excluded = {link["file"]: link["excluded"] for link in report["links"]}
@@ -196,6 +198,7 @@ def test_a_broken_subset_is_impossible_to_miss(mk: Path, crows_pairs_path: Path,
     )
     assert result.exit_code == 0, result.output
     report = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert assert_intervals_hold(report)
     assert any("barely resemble" in a for a in report["alerts"]), report["alerts"]
     assert "ALERT rephrased_subset_religion.csv" in result.output
 
@@ -256,6 +259,7 @@ def test_gender_with_links_fixed_equals_an_independent_recomputation(
     )
     assert result.exit_code == 0, result.output
     report = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert assert_intervals_hold(report)
     (link_row,) = report["links"]
     assert link_row["by"] == "file" and link_row["used"] == 98 and link_row["excluded"] == 0
     frame = pd.read_csv(gender)
@@ -289,6 +293,7 @@ def test_an_unscored_alternate_is_reported_and_fails(mk: Path, crows_pairs_path:
     assert result.exit_code == 1, result.output
     assert "rephrased_subset_religion.csv" in result.output and "contribute nothing" in result.output
     report = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert assert_intervals_hold(report)
     idle = [u for u in report["unused"] if u.get("contributes_nothing")]
     assert [u["input"] for u in idle] == ["rephrased_subset_religion.csv"]
     assert {r["alternate_file"] for r in report["rows"]} == {s.name for s in subsets} - {"rephrased_subset_religion.csv"}

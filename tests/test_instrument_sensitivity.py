@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from curate.cli import app
 from curate.formats import read_dataset, write_dataset
+from tests.support.intervals import assert_intervals_hold
 from tests.support.tiny_models import build_tiny_model, single_thread, training_corpus
 
 runner = CliRunner()
@@ -67,7 +68,9 @@ def _run(data: Path, scores: Path, out: Path, order: list[Path] | None = None) -
         args += ["--order", ",".join(str(p) for p in order)]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    return json.loads((out / "report.json").read_text())
+    report = json.loads((out / "report.json").read_text())
+    assert assert_intervals_hold(report)
+    return report
 
 
 def test_the_order_test_finds_the_rising_score(checkpoints, tmp_path: Path) -> None:

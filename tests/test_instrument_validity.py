@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from curate.cli import app
 from curate.formats import read_dataset, write_dataset
+from tests.support.intervals import assert_intervals_hold
 from tests.support.stereoset_data import write_stereoset
 from tests.support.tiny_models import single_thread, tiny_model_dir
 
@@ -49,6 +50,7 @@ def test_rank_correlations_between_methods_match_scipy(crows_pairs_path: Path, t
     )
     assert result.exit_code == 0, result.output
     report = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert assert_intervals_hold(report)
     ss_name = "stereoset.json · stereoset-mlm SS"
     ss = {  # models by their directory's name: no path of this machine in a report
         Path(d["model"]).name: d["results"]["overall"]["ss"] / 100
