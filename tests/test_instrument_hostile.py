@@ -137,3 +137,20 @@ def test_two_imports_under_one_label_into_one_folder_are_refused(tmp_path: Path)
     # the same file again is a re-import, not a collision
     again = _import(age, mk / "output" / "bert" / "rephrased_subset_age_csv_output.csv", out)
     assert again.exit_code == 0, again.output
+
+
+def test_a_scores_folder_that_contributes_nothing_fails(pairs: Path, tmp_path: Path, crows_pairs_path: Path) -> None:
+    """Issue 30: every statistic lists the inputs it could not use, and exits non-zero when an
+    input the user named contributes nothing (here a --scores folder of another data file)."""
+    for seed, model in enumerate(("a", "b", "c")):
+        write_column(tmp_path / "scores", model, pairs, seed + 1)
+    other = tmp_path / "other.csv"
+    dataset = read_dataset(crows_pairs_path)
+    write_dataset(dataset.with_pairs(dataset.pairs[100:130]), other)
+    write_column(tmp_path / "elsewhere", "d", other, 9)
+    result = _consistency(str(pairs), "-s", str(tmp_path / "scores"), "-s", str(tmp_path / "elsewhere"),
+                          "-o", str(tmp_path / "r"), "--splits", "20")
+    assert result.exit_code == 1, result.output
+    assert "contribute nothing" in result.output and "elsewhere" in result.output
+    report = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert [u["input"] for u in report["unused"]] == ["elsewhere"]

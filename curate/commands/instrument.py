@@ -58,16 +58,28 @@ def register(app: typer.Typer) -> None:
 
 def _finish(
     report, kind: str, out_dir: Path | None, fmt: ReportFormat, findings=None, findings_path=None,
-    *, columns=(), data: tuple[Path, ...] = (),
+    *, columns=(), data: tuple[Path, ...] = (), roots: tuple[Path, ...] = (), idle: tuple[str, ...] = (),
 ) -> None:
+    """Write and print the report; then exit 1 when an input the user named contributed
+    nothing (a --scores folder without a score set of these files, or ``idle`` ones)."""
     from curate.findings import write_findings
     from curate.instrument.report import print_report, render_json, write_report
     from curate.instrument.scores import file_sha256, unused_inputs, unused_lines
 
     digests = {file_sha256(p) for p in data}
     unused = unused_inputs(c for c in columns if c.data_sha256 in digests)
+    for root in roots:
+        root = Path(root).resolve()
+        used = any(
+            c.data_sha256 in digests and root in (c.directory.resolve(), *c.directory.resolve().parents)
+            for c in columns
+        )
+        if not used and not any(root.rglob("stereoset.json")):
+            unused.append({"input": root.name, "reason": "no score set of these data files below it",
+                           "contributes_nothing": True})
     report.data["unused"] = report.data.get("unused", []) + unused
-    report.intro += unused_lines(unused)
+    report.intro += unused_lines([u for u in unused if "pair_ids" in u])
+    report.intro += [f"NOTE --scores {u['input']}: {u['reason']}" for u in unused if "pair_ids" not in u]
     target = out_dir or config().output_dir / "instrument" / kind
     paths = write_report(report, target)
     if findings_path is not None:
@@ -80,6 +92,10 @@ def _finish(
     else:
         print_report(report, out)
     err.print("wrote " + ", ".join(escape(str(p)) for p in paths))
+    idle = (*idle, *(f"--scores {u['input']}" for u in unused if u.get("contributes_nothing")))
+    if idle:
+        err.print(f"error: {len(idle)} inputs contribute nothing to the statistics: {escape(', '.join(idle))}")
+        raise typer.Exit(1)
 
 
 def _read(path: Path, input_format: str | None):
@@ -153,15 +169,10 @@ def reliability(
             "no model has scores on both the original and an alternate file under --scores "
             "(score both with the same -m label and method)"
         )
-    _finish(report, "reliability", out_dir, fmt, found, findings, columns=columns,
-            data=(original, *alternates))
     idle = [u["input"] for u in report.data["unused"] if u.get("contributes_nothing")]
-    if idle:
-        err.print(
-            f"error: {len(idle)} of {len(alternates)} alternate files contribute nothing (no "
-            f"model scored on both it and the original): {escape(', '.join(idle))}"
-        )
-        raise typer.Exit(1)
+    _finish(report, "reliability", out_dir, fmt, found, findings, columns=columns,
+            data=(original, *alternates), roots=tuple(scores),
+            idle=tuple(f"{name} (no model scored on both it and the original)" for name in idle))
 
 
 @instrument_app.command("consistency")
@@ -200,7 +211,7 @@ def consistency(
     columns = _columns(scores)
     report, found = consistency_report(versions, columns, threshold=threshold, splits=splits)
     _finish(report, "consistency", out_dir, fmt, found, findings, columns=columns,
-            data=tuple(p for p, _ in versions))
+            data=tuple(p for p, _ in versions), roots=tuple(scores))
 
 
 @instrument_app.command("validity")
@@ -220,7 +231,7 @@ def validity(
     files = [data_path(p, config()) for p in files]
     columns = _columns(scores)
     report = convergent_validity(files, columns, find_stereoset_results(scores))
-    _finish(report, "validity", out_dir, fmt, columns=columns, data=tuple(files))
+    _finish(report, "validity", out_dir, fmt, columns=columns, data=tuple(files), roots=tuple(scores))
 
 
 @instrument_app.command("sensitivity")
@@ -248,7 +259,7 @@ def sensitivity(
     files = [data_path(p, config()) for p in files]
     columns = _columns(scores)
     report = run([(p, _read(p, input_format)) for p in files], columns, names)
-    _finish(report, "sensitivity", out_dir, fmt, columns=columns, data=tuple(files))
+    _finish(report, "sensitivity", out_dir, fmt, columns=columns, data=tuple(files), roots=tuple(scores))
 
 
 @instrument_app.command("compare")

@@ -97,6 +97,11 @@ def consistency(
         "file": path.name,
         "subjects": [c.label for c in mine],
         "items": len(ids),
+        "left_out": {
+            c.label: missing
+            for c in mine
+            if (missing := sum(p.pair_id not in c.scores for p in dataset.pairs))
+        },
         "groups": rows,
         "item_rest": {
             "defined": len(defined),
@@ -166,7 +171,9 @@ def consistency_report(
         kind="consistency",
         title="Internal consistency" + (" before and after" if len(results) > 1 else ""),
         intro=[f"{r['file']}: {r['items']} pairs scored by {len(r['subjects'])} models: "
-               + ", ".join(r["subjects"]) for r in results],
+               + ", ".join(r["subjects"]) for r in results]
+        + [f"NOTE {r['file']}: {n} pairs have no usable score of {label}: left out for every model"
+           for r in results for label, n in r["left_out"].items()],
         tables=[main, item_table],
         data={"versions": results, "findings": [f.to_dict() for f in findings]},
     )
