@@ -154,3 +154,14 @@ def test_a_scores_folder_that_contributes_nothing_fails(pairs: Path, tmp_path: P
     assert "contribute nothing" in result.output and "elsewhere" in result.output
     report = json.loads((tmp_path / "r" / "report.json").read_text())
     assert [u["input"] for u in report["unused"]] == ["elsewhere"]
+
+
+@pytest.mark.parametrize("value", ["nan", "-1", "101"])
+def test_min_similarity_must_be_a_similarity(pairs: Path, tmp_path: Path, value: str) -> None:
+    """A CLI float such as nan is refused before any file is read (as --item-rest-threshold)."""
+    result = runner.invoke(
+        app, ["instrument", "reliability", str(pairs), "--original", str(pairs), "-s", str(tmp_path),
+              "--min-similarity", value, "-o", str(tmp_path / "r")],
+    )
+    assert result.exit_code == 2 and "--min-similarity must be between 0 and 100" in result.output
+    assert not (tmp_path / "r").exists()
