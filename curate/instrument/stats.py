@@ -67,9 +67,9 @@ class Estimate:
         if self.value is None or self.low is None or self.high is None:
             why = TOO_SMALL
         elif not (self.high - self.low > 1e-12):
-            why = "no interval: every resample gives the same value"
+            why = "no interval: it would have zero width"
         elif not (self.low - 1e-9 <= self.value <= self.high + 1e-9):
-            why = "no interval: the resamples exclude the estimate"
+            why = "no interval: the resamples exclude the estimate, so none is given"
         if why:
             object.__setattr__(self, "low", None)
             object.__setattr__(self, "high", None)
