@@ -74,7 +74,7 @@ def consistency(
     mine = columns_for(path, columns)
     if len(mine) < 3:
         raise UsageError(
-            f"{path}: internal consistency needs scores of 3 or more models (or methods) on this "
+            f"{Path(path).name}: internal consistency needs scores of 3 or more models (or methods) on this "
             f"file; found {len(mine)} ({', '.join(c.label for c in mine) or 'none'})"
         )
     matrix, ids = verdict_matrix(dataset, mine)
