@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from curate.cli import app
 from curate.datasets import read_dataset, write_dataset
 from curate.findings import read_findings
+from tests.support.intervals import assert_intervals_hold
 from tests.support.tiny_models import single_thread, tiny_model_dir
 
 runner = CliRunner()
@@ -59,6 +60,7 @@ def test_consistency_matches_the_library_and_findings_round_trip(
     )
     assert result.exit_code == 0, result.output
     report = json.loads((project / "build" / "instrument" / "consistency" / "report.json").read_text())
+    assert assert_intervals_hold(report)
     after = report["versions"][-1]
     assert [v["file"] for v in report["versions"]] == ["revised.csv", "pairs.csv"]
     assert len(after["subjects"]) == 4 and after["items"] == 48

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from curate.cli import app
 from curate.findings import read_findings
 from curate.formats.labels import HF_BIAS_TYPES
+from tests.support.intervals import assert_intervals_hold
 
 runner = CliRunner()
 #: GPT-2 numbers of their pipeline: the lower one wins (see the data README).
@@ -66,8 +67,10 @@ def test_parallel_forms_on_the_published_files(mk: Path, crows_pairs_path: Path,
     )
     assert result.exit_code == 0, result.output
     report = json.loads((tmp_path / "report" / "report.json").read_text())
-    assert (tmp_path / "report" / "report.html").read_text().count("<table>") == 3
+    assert assert_intervals_hold(report)
+    assert (tmp_path / "report" / "report.html").read_text().count("<table>") == 5
     rows = {(r["bias_type"], r["model"]): r for r in report["rows"]}
+    excluded = {link["file"]: link["excluded"] for link in report["links"]}
     assert len(rows) == 2 * len(subsets)
     whole = {m: pd.read_csv(mk / "output" / m / "crows_pairs_anonymized_csv_output.csv") for m in LOWER_WINS}
     for subset in subsets:
@@ -85,11 +88,23 @@ def test_parallel_forms_on_the_published_files(mk: Path, crows_pairs_path: Path,
                 expected = 100 * whole[model].loc[frame["id"], "score"].mean()
                 assert 100 * row["original_metric_linked"]["value"] == pytest.approx(expected)
             for key in ("agreement", "kappa", "difference", "gap_correlation"):
-                assert row[key]["n"] == len(frame) and "low" in row[key], key
+                # text links below --min-similarity (gender: no id column) are left out
+                assert row[key]["n"] == len(frame) - excluded[subset.name], key
+                assert "low" in row[key] or key == "kappa", key
+            # the published number explained beside the cell: swapped rows = the 0-labelled ones
+            zeros = int((frame["stereo_antistereo"] == 0).sum())
+            assert f"{zeros} rows hold the pair's two sentences in each other's columns" in row["published_explained"]
+    assert excluded["rephrased_subset_gender.csv"] > 0 and sum(excluded.values()) == excluded["rephrased_subset_gender.csv"]
+    assert "below --min-similarity excluded" in result.output
     assert report["alerts"] == []  # the published subsets are sound
     findings = read_findings(tmp_path / "flips.jsonl")
-    assert findings and {f.code for f in findings} == {"I002"}
-    assert len(findings) == len(report["findings"])
+    assert {f.code for f in findings} <= {"I002"} and len(findings) == len(report["findings"])
+    # a count of flips under both models comes with its chance baseline; findings only above it
+    for chance in report["flip_chance"]:
+        rates = list(chance["rates"].values())
+        assert len(rates) == 2 and chance["expected"] == pytest.approx(chance["pairs"] * rates[0] * rates[1])
+        mine = [f for f in findings if chance["file"] in f.message]
+        assert bool(mine) == chance["beats_chance"]
 
 
 def test_text_links_recover_the_published_ids(mk: Path, crows_pairs_path: Path) -> None:
@@ -183,6 +198,7 @@ def test_a_broken_subset_is_impossible_to_miss(mk: Path, crows_pairs_path: Path,
     )
     assert result.exit_code == 0, result.output
     report = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert assert_intervals_hold(report)
     assert any("barely resemble" in a for a in report["alerts"]), report["alerts"]
     assert "ALERT rephrased_subset_religion.csv" in result.output
 
@@ -207,3 +223,77 @@ def test_data_arguments_take_raw_as_every_command_does(
             reports[name, command[0]] = json.loads(result.stdout)["tables"]
     assert reports["raw", "reliability"] == reports[str(crows_pairs_path), "reliability"]
     assert reports["raw", "compare"] == reports[str(crows_pairs_path), "compare"]
+
+
+def _verdicts_from_published(subset: Path, published: Path, lower_wins: bool) -> list[int]:
+    """Per row of the subset, 1 when the model preferred the input's sent_more (files alone)."""
+    data, out = pd.read_csv(subset), pd.read_csv(published)
+    same = out["sent_more"] == data["sent_more"]
+    more = out["sent_more_score"].where(same, out["sent_less_score"])
+    less = out["sent_less_score"].where(same, out["sent_more_score"])
+    return ((more < less) if lower_wins else (more > less)).astype(int).tolist()
+
+
+def test_gender_with_links_fixed_equals_an_independent_recomputation(
+    mk: Path, crows_pairs_path: Path, scored: Path, tmp_path: Path
+) -> None:
+    """The gender subset has no id column: 4 of its text links are wrong (issue 30). With the
+    links supplied through --links, every cell equals the statistic recomputed here from the
+    published files with sklearn and statsmodels."""
+    from sklearn.metrics import cohen_kappa_score
+    from statsmodels.stats.contingency_tables import mcnemar
+    from statsmodels.stats.proportion import proportion_confint
+
+    from curate.datasets import read_dataset
+    from curate.instrument.reliability import link_pairs
+
+    gender = mk / "rephrased" / "rephrased_subset_gender.csv"
+    links = {link.alternate_id: link.original_id for link in link_pairs(read_dataset(crows_pairs_path).pairs, read_dataset(gender))}
+    # the four wrong text links (rows 2, 4, 31, 41), by reading the sentences
+    links.update({2: 47, 4: 77, 31: 439, 41: 702})
+    links_file = tmp_path / "links.csv"
+    pd.DataFrame({"alternate_id": list(links), "original_id": list(links.values())}).to_csv(links_file, index=False)
+    result = runner.invoke(
+        app, ["instrument", "reliability", str(gender), "--original", str(crows_pairs_path), "-s", str(scored),
+              "--links", str(links_file), "-o", str(tmp_path / "r")],
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert assert_intervals_hold(report)
+    (link_row,) = report["links"]
+    assert link_row["by"] == "file" and link_row["used"] == 98 and link_row["excluded"] == 0
+    frame = pd.read_csv(gender)
+    assert len(frame) == 98
+    for model, lower in LOWER_WINS.items():
+        alt = _verdicts_from_published(gender, mk / "output" / model / "rephrased_subset_gender_csv_output.csv", lower)
+        whole = pd.read_csv(mk / "output" / model / "crows_pairs_anonymized_csv_output.csv")
+        orig = [int(whole.loc[links[i], "score"]) for i in range(len(frame))]
+        row = next(r for r in report["rows"] if r["model"] == model)
+        same = [int(a == o) for a, o in zip(alt, orig, strict=True)]
+        low, high = proportion_confint(sum(same), len(same), method="wilson")
+        assert row["agreement"]["value"] == pytest.approx(sum(same) / len(same))
+        assert (row["agreement"]["low"], row["agreement"]["high"]) == pytest.approx((low, high))
+        assert row["kappa"]["value"] == pytest.approx(cohen_kappa_score(orig, alt))
+        table = pd.crosstab(pd.Series(orig), pd.Series(alt)).reindex(index=[0, 1], columns=[0, 1], fill_value=0)
+        assert row["mcnemar_p"] == pytest.approx(mcnemar(table.to_numpy(), exact=True).pvalue)
+        assert row["original_metric_linked"]["value"] == pytest.approx(sum(orig) / len(orig))
+        assert row["alternate_metric"]["value"] == pytest.approx(sum(alt) / len(alt))
+        assert row["label"] == f"{model} · imported:metric.py"
+    assert str(tmp_path) not in (tmp_path / "r" / "report.json").read_text()
+
+
+def test_an_unscored_alternate_is_reported_and_fails(mk: Path, crows_pairs_path: Path, scored: Path, tmp_path: Path) -> None:
+    """Eight alternate files, one of them without scores: named in the report, exit 1."""
+    subsets = sorted((mk / "rephrased").glob("*.csv"))
+    dirs = [scored / crows_pairs_path.stem] + [scored / s.stem for s in subsets if "religion" not in s.name]
+    result = runner.invoke(
+        app, ["instrument", "reliability", *map(str, subsets), "--original", str(crows_pairs_path),
+              *(a for d in dirs for a in ("-s", str(d))), "-o", str(tmp_path / "r")],
+    )
+    assert result.exit_code == 1, result.output
+    assert "rephrased_subset_religion.csv" in result.output and "contribute nothing" in result.output
+    report = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert assert_intervals_hold(report)
+    idle = [u for u in report["unused"] if u.get("contributes_nothing")]
+    assert [u["input"] for u in idle] == ["rephrased_subset_religion.csv"]
+    assert {r["alternate_file"] for r in report["rows"]} == {s.name for s in subsets} - {"rephrased_subset_religion.csv"}

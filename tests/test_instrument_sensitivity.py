@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from curate.cli import app
 from curate.datasets import read_dataset, write_dataset
+from tests.support.intervals import assert_intervals_hold
 from tests.support.tiny_models import build_tiny_model, single_thread, training_corpus
 
 runner = CliRunner()
@@ -67,14 +68,16 @@ def _run(data: Path, scores: Path, out: Path, order: list[Path] | None = None) -
         args += ["--order", ",".join(str(p) for p in order)]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    return json.loads((out / "report.json").read_text())
+    report = json.loads((out / "report.json").read_text())
+    assert assert_intervals_hold(report)
+    return report
 
 
 def test_the_order_test_finds_the_rising_score(checkpoints, tmp_path: Path) -> None:
     data, saved, scores = checkpoints
     report = _run(data, scores, tmp_path / "natural")  # natural order of the names: 0, 6, ..., 30
     overall = next(r for r in report["rows"] if r["group"] == "all")
-    assert overall["order"] == [str(p) for p in saved]
+    assert overall["order"] == [p.name for p in saved]  # labels, never this machine's paths
     summaries = {
         json.loads(p.read_text())["model"]: json.loads(p.read_text())["summary"]["metric_score"]
         for p in scores.rglob("summary.json")
@@ -83,7 +86,18 @@ def test_the_order_test_finds_the_rising_score(checkpoints, tmp_path: Path) -> N
     assert overall["metric"][-1] > overall["metric"][0]
     assert overall["test"]["value"] > 0.8
     assert overall["test"]["p"] < 0.05
-    assert "plotly" in (tmp_path / "natural" / "report.html").read_text()
+    page = (tmp_path / "natural" / "report.html").read_text()
+    assert "plotly" in page and '"error_y"' in page
+    assert str(saved[0].parent) not in (tmp_path / "natural" / "report.json").read_text()
+    # six checkpoints: an exact p, and no bootstrap interval for rho (n too small)
+    assert overall["test"]["p"] >= 1 / 720 and "low" not in overall["test"]
+    assert overall["test"]["no_interval"] == "n too small for an interval"
+    # every checkpoint's metric has its Wilson interval, and first -> last its paired interval
+    for value, ci in zip(overall["metric"], overall["metric_ci"], strict=True):
+        assert ci["low"] <= value <= ci["high"] and ci["n"] == PAIRS
+    change = overall["first_to_last"]
+    assert change["value"] == pytest.approx(overall["metric"][-1] - overall["metric"][0])
+    assert change["low"] <= change["value"] <= change["high"]
 
 
 def test_shuffled_checkpoints_show_no_order(checkpoints, tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from curate.cli import app
 from curate.datasets import read_dataset, write_dataset
+from tests.support.intervals import assert_intervals_hold
 from tests.support.stereoset_data import write_stereoset
 from tests.support.tiny_models import single_thread, tiny_model_dir
 
@@ -49,9 +50,10 @@ def test_rank_correlations_between_methods_match_scipy(crows_pairs_path: Path, t
     )
     assert result.exit_code == 0, result.output
     report = json.loads((tmp_path / "r" / "report.json").read_text())
-    ss_name = "stereoset.json [stereoset-mlm] SS"
-    ss = {
-        d["model"]: d["results"]["overall"]["ss"] / 100
+    assert assert_intervals_hold(report)
+    ss_name = "stereoset.json · stereoset-mlm SS"
+    ss = {  # models by their directory's name: no path of this machine in a report
+        Path(d["model"]).name: d["results"]["overall"]["ss"] / 100
         for d in (json.loads(p.read_text()) for p in (tmp_path / "scores").rglob("stereoset.json"))
     }
     assert report["measures"][ss_name] == pytest.approx(ss) and len(ss) == 5
@@ -59,17 +61,22 @@ def test_rank_correlations_between_methods_match_scipy(crows_pairs_path: Path, t
     (row,) = [r for r in report["correlations"] if ss_name not in (r["measure_a"], r["measure_b"])]
     assert len(row["models"]) == 5
     metric = {
-        (s["model"], s["method"]): s["summary"]["metric_score"]
+        (Path(s["model"]).name, s["method"]): s["summary"]["metric_score"]
         for s in (json.loads(p.read_text()) for p in (tmp_path / "scores").rglob("summary.json"))
     }
-    a = [metric[(m, row["measure_a"].split("[")[1].rstrip("]"))] for m in row["models"]]
-    b = [metric[(m, row["measure_b"].split("[")[1].rstrip("]"))] for m in row["models"]]
+    a = [metric[(m, row["measure_a"].split(" · ")[1])] for m in row["models"]]
+    b = [metric[(m, row["measure_b"].split(" · ")[1])] for m in row["models"]]
     if row["spearman"]["value"] is not None:
         assert row["spearman"]["value"] == pytest.approx(spearmanr(a, b).statistic)
         assert row["kendall"]["value"] == pytest.approx(kendalltau(a, b).statistic)
     else:  # a measure gave every model the same metric: no rank correlation exists
         assert len(set(a)) == 1 or len(set(b)) == 1
-    assert "fewer than 5 models" in (tmp_path / "r" / "report.md").read_text()
+    markdown = (tmp_path / "r" / "report.md").read_text()
+    assert "fewer than 5 models" in markdown and str(tmp_path) not in markdown
+    assert str(tmp_path) not in (tmp_path / "r" / "report.json").read_text()
+    if row["spearman"]["value"] is not None:  # 5 models: an exact permutation p, no bootstrap
+        assert row["spearman"]["p"] >= 2 / 120 and "low" not in row["spearman"]
+        assert "n too small for an interval" in markdown
 
 
 def test_one_measure_is_a_usage_error(tmp_path: Path, crows_pairs_path: Path) -> None:

@@ -76,3 +76,33 @@ def test_rows_that_are_not_the_datasets_pairs_are_refused(mk: Path, crows_pairs_
         import_scores(short, data.pairs, data="crows")
     result = CliRunner().invoke(app, ["score", str(crows_pairs_path), "--import", str(short), "-m", "x"])
     assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def test_every_bad_row_is_described_in_one_message(mk: Path, crows_pairs_path: Path, tmp_path: Path) -> None:
+    """A published file with many damaged rows is described whole (count, kinds, first lines),
+    not stopped at its first bad line."""
+    data = read_dataset(crows_pairs_path)
+    frame = pd.read_csv(mk / "output" / "bert" / "crows_pairs_anonymized_csv_output.csv", index_col=0)
+    frame.loc[[3, 9, 20, 31, 40, 52, 60], ["sent_more", "sent_less", "sent_more_score", "sent_less_score"]] = None
+    frame.loc[[5, 7], "sent_less_score"] = float("nan")
+    bad = tmp_path / "bad.csv"
+    frame.to_csv(bad)
+    with pytest.raises(InputError) as caught:
+        import_scores(bad, data.pairs, data="crows")
+    message = str(caught.value)
+    assert "9 of 1508 rows are unusable" in message
+    assert "7 are empty (no sentences) (lines 5, 11, 22, 33, 42, ...)" in message
+    assert "2 are sent_more_score and sent_less_score must be finite numbers (lines 7, 9)" in message
+    # --skip-bad-rows goes on without them, and the summary records which were left out
+    result = import_scores(bad, data.pairs, data="crows", skip_bad_rows=True)
+    assert len(result.scores) == 1508 - 9
+    assert sorted(line for line, _ in result.skipped) == [5, 7, 9, 11, 22, 33, 42, 54, 62]
+    assert {s.pair_id for s in result.scores} == set(range(1508)) - {3, 5, 7, 9, 20, 31, 40, 52, 60}
+    out = tmp_path / "out"
+    cli = CliRunner().invoke(
+        app, ["score", str(crows_pairs_path), "--import", str(bad), "-m", "bert", "-o", str(out),
+              "--skip-bad-rows", "--format", "json"],
+    )
+    assert cli.exit_code == 0, cli.output
+    summary = json.loads((out / "bert" / "imported-metric.py" / "summary.json").read_text())
+    assert len(summary["imported"]["skipped_rows"]) == 9 and summary["imported"]["rows"] == 1499

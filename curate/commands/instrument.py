@@ -56,10 +56,30 @@ def register(app: typer.Typer) -> None:
     app.add_typer(instrument_app, name="instrument")
 
 
-def _finish(report, kind: str, out_dir: Path | None, fmt: ReportFormat, findings=None, findings_path=None) -> None:
+def _finish(
+    report, kind: str, out_dir: Path | None, fmt: ReportFormat, findings=None, findings_path=None,
+    *, columns=(), data: tuple[Path, ...] = (), roots: tuple[Path, ...] = (), idle: tuple[str, ...] = (),
+) -> None:
+    """Write and print the report; then exit 1 when an input the user named contributed
+    nothing (a --scores folder without a score set of these files, or ``idle`` ones)."""
     from curate.findings import write_findings
     from curate.instrument.report import print_report, render_json, write_report
+    from curate.instrument.scores import file_sha256, unused_inputs, unused_lines
 
+    digests = {file_sha256(p) for p in data}
+    unused = unused_inputs(c for c in columns if c.data_sha256 in digests)
+    for root in roots:
+        root = Path(root).resolve()
+        used = any(
+            c.data_sha256 in digests and root in (c.directory.resolve(), *c.directory.resolve().parents)
+            for c in columns
+        )
+        if not used and not any(root.rglob("stereoset.json")):
+            unused.append({"input": root.name, "reason": "no score set of these data files below it",
+                           "contributes_nothing": True})
+    report.data["unused"] = report.data.get("unused", []) + unused
+    report.intro += unused_lines([u for u in unused if "pair_ids" in u])
+    report.intro += [f"NOTE --scores {u['input']}: {u['reason']}" for u in unused if "pair_ids" not in u]
     target = out_dir or config().output_dir / "instrument" / kind
     paths = write_report(report, target)
     if findings_path is not None:
@@ -72,6 +92,10 @@ def _finish(report, kind: str, out_dir: Path | None, fmt: ReportFormat, findings
     else:
         print_report(report, out)
     err.print("wrote " + ", ".join(escape(str(p)) for p in paths))
+    idle = (*idle, *(f"--scores {u['input']}" for u in unused if u.get("contributes_nothing")))
+    if idle:
+        err.print(f"error: {len(idle)} inputs contribute nothing to the statistics: {escape(', '.join(idle))}")
+        raise typer.Exit(1)
 
 
 def _read(path: Path, input_format: str | None):
@@ -97,6 +121,18 @@ def reliability(
         None, "--original", help="The original dataset. Default: the fetched CrowS-Pairs."
     ),
     scores: list[Path] = SCORES,
+    links: Path | None = typer.Option(
+        None,
+        "--links",
+        help="A CSV of links to use instead of the automatic ones: alternate_id,original_id "
+        "(and file, the alternate file's name, when several are given).",
+    ),
+    min_similarity: float = typer.Option(
+        50.0,
+        "--min-similarity",
+        help="Text links (files without an id column) below this similarity (0-100) are left "
+        "out of every statistic and counted in the report; 0 keeps them all.",
+    ),
     out_dir: Path | None = OUT,
     fmt: ReportFormat = FORMAT,
     findings: Path | None = FINDINGS,
@@ -107,24 +143,36 @@ def reliability(
     correlation of the per-pair score gaps; the study's weaker view (subset vs whole type)
     apart. Alternates link to originals by their `id` column, else by text (similarity shown).
     Pairs whose verdict flips under every model are findings I002."""
-    from curate.instrument.reliability import parallel_forms
+    from curate.errors import UsageError
+    from curate.instrument.reliability import LinkOptions, parallel_forms, read_links
 
+    if not (0.0 <= min_similarity <= 100.0):
+        raise UsageError(f"--min-similarity must be between 0 and 100, not {min_similarity!r}")
     input_format = dataset_format(input_format)
     cfg = config()
     original = data_path(original, cfg)
     alternates = [data_path(p, cfg) for p in alternates]
-    report, found = parallel_forms(
-        original, _read(original, input_format), [(p, _read(p, input_format)) for p in alternates],
-        _columns(scores),
+    names = [p.name for p in alternates]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise UsageError(f"two alternate files are named {', '.join(twice)}: give each form once")
+    original_data = _read(original, input_format)
+    forms = [(p, _read(p, input_format)) for p in alternates]
+    options = LinkOptions(
+        given=read_links(links, forms, original_data) if links is not None else {},
+        min_similarity=min_similarity,
     )
+    columns = _columns(scores)
+    report, found = parallel_forms(original, original_data, forms, columns, options)
     if not report.data["rows"]:
-        from curate.errors import UsageError
-
         raise UsageError(
             "no model has scores on both the original and an alternate file under --scores "
             "(score both with the same -m label and method)"
         )
-    _finish(report, "reliability", out_dir, fmt, found, findings)
+    idle = [u["input"] for u in report.data["unused"] if u.get("contributes_nothing")]
+    _finish(report, "reliability", out_dir, fmt, found, findings, columns=columns,
+            data=(original, *alternates), roots=tuple(scores),
+            idle=tuple(f"{name} (no model scored on both it and the original)" for name in idle))
 
 
 @instrument_app.command("consistency")
@@ -149,13 +197,21 @@ def consistency(
     item-rest correlations; pairs running against the rest are findings I001 (of PATH)."""
     from curate.instrument.consistency import consistency_report
 
+    if not (-1.0 <= threshold <= 1.0):  # also refuses nan, which no comparison admits
+        from curate.errors import UsageError
+
+        raise UsageError(
+            f"--item-rest-threshold must be a correlation between -1 and 1, not {threshold!r}"
+        )
     input_format = dataset_format(input_format)
     cfg = config()
     path = data_path(path, cfg)
     before = data_path(before, cfg) if before is not None else None
     versions = ([(before, _read(before, input_format))] if before else []) + [(path, _read(path, input_format))]
-    report, found = consistency_report(versions, _columns(scores), threshold=threshold, splits=splits)
-    _finish(report, "consistency", out_dir, fmt, found, findings)
+    columns = _columns(scores)
+    report, found = consistency_report(versions, columns, threshold=threshold, splits=splits)
+    _finish(report, "consistency", out_dir, fmt, found, findings, columns=columns,
+            data=tuple(p for p, _ in versions), roots=tuple(scores))
 
 
 @instrument_app.command("validity")
@@ -173,8 +229,9 @@ def validity(
     from curate.instrument.validity import convergent_validity
 
     files = [data_path(p, config()) for p in files]
-    report = convergent_validity(files, _columns(scores), find_stereoset_results(scores))
-    _finish(report, "validity", out_dir, fmt)
+    columns = _columns(scores)
+    report = convergent_validity(files, columns, find_stereoset_results(scores))
+    _finish(report, "validity", out_dir, fmt, columns=columns, data=tuple(files), roots=tuple(scores))
 
 
 @instrument_app.command("sensitivity")
@@ -200,8 +257,9 @@ def sensitivity(
     input_format = dataset_format(input_format)
     names = [n.strip() for n in order.split(",") if n.strip()] if order else None
     files = [data_path(p, config()) for p in files]
-    report = run([(p, _read(p, input_format)) for p in files], _columns(scores), names)
-    _finish(report, "sensitivity", out_dir, fmt)
+    columns = _columns(scores)
+    report = run([(p, _read(p, input_format)) for p in files], columns, names)
+    _finish(report, "sensitivity", out_dir, fmt, columns=columns, data=tuple(files), roots=tuple(scores))
 
 
 @instrument_app.command("compare")
@@ -227,11 +285,12 @@ def compare(
     cfg = config()
     before, after = data_path(before, cfg), data_path(after, cfg)
     alternates = [data_path(p, cfg) for p in alternates or []]
+    columns = _columns(scores)
     report = compare_versions(
         (before, _read(before, input_format)),
         (after, _read(after, input_format)),
-        _columns(scores),
+        columns,
         [(p, _read(p, input_format)) for p in alternates],
         splits=splits,
     )
-    _finish(report, "compare", out_dir, fmt)
+    _finish(report, "compare", out_dir, fmt, columns=columns, data=(before, after, *alternates))

@@ -161,6 +161,12 @@ def score(
         help="With --import: which sentence score wins, higher (metric.py), lower, or auto "
         "(the one the published score column agrees with).",
     ),
+    skip_bad_rows: bool = typer.Option(
+        False,
+        "--skip-bad-rows",
+        help="With --import: leave out the unusable rows of the published file (empty, "
+        "non-numeric scores) instead of refusing it; they are listed in summary.json.",
+    ),
 ) -> None:
     """Score pairs with bias metrics of masked and causal language models.
 
@@ -182,7 +188,9 @@ def score(
     if import_file is not None:
         from curate.commands.score_import import run_import
 
-        summary = run_import(path, import_file, models, import_source, prefer, out_dir, input_format, threshold)
+        summary = run_import(
+            path, import_file, models, import_source, prefer, out_dir, input_format, threshold, skip_bad_rows
+        )
         if fmt is ReportFormat.json:
             print_json({"models": [summary]})
         else:

@@ -29,7 +29,7 @@ def _reliability_table(
     columns: Sequence[ScoreColumn],
 ) -> tuple[Table, dict[str, Any]]:
     results = [parallel_forms(path, dataset, alternates, columns)[0].data["rows"] for path, dataset in versions]
-    keyed = [{(r["bias_type"], r["model"], r["method"]): r for r in rows} for rows in results]
+    keyed = [{(r["bias_type"], r["label"]): r for r in rows} for rows in results]
     keys = list(dict.fromkeys(k for rows in keyed for k in rows))
     table_rows = []
     for key in keys:
@@ -47,7 +47,7 @@ def _reliability_table(
     names = [path.name for path, _ in versions]
     table = Table(
         "Parallel forms, before and after",
-        ["bias type", "model", f"{names[0]}: agreement %", "kappa", f"{names[1]}: agreement %", "kappa"],
+        ["bias type", "model · method", f"{names[0]}: agreement %", "kappa", f"{names[1]}: agreement %", "kappa"],
         table_rows,
         "Verdict agreement between each version's pairs and their alternate form, and Cohen's "
         "kappa (95% CI). A revision that fixed broken pairs should raise both; with n under "

@@ -74,7 +74,7 @@ def consistency(
     mine = columns_for(path, columns)
     if len(mine) < 3:
         raise UsageError(
-            f"{path}: internal consistency needs scores of 3 or more models (or methods) on this "
+            f"{Path(path).name}: internal consistency needs scores of 3 or more models (or methods) on this "
             f"file; found {len(mine)} ({', '.join(c.label for c in mine) or 'none'})"
         )
     matrix, ids = verdict_matrix(dataset, mine)
@@ -97,6 +97,11 @@ def consistency(
         "file": path.name,
         "subjects": [c.label for c in mine],
         "items": len(ids),
+        "left_out": {
+            c.label: missing
+            for c in mine
+            if (missing := sum(p.pair_id not in c.scores for p in dataset.pairs))
+        },
         "groups": rows,
         "item_rest": {
             "defined": len(defined),
@@ -126,7 +131,7 @@ def consistency_report(
     names = [r["file"] for r in results]
     header = ["group"]
     for name in names:
-        header += [f"{name}: items", "varying", "KR-20/alpha [CI]", "split-half [CI]"]
+        header += [f"{name}: items", "varying", "KR-20/alpha [CI]", "split-half (spread of splits)"]
     groups = list(dict.fromkeys(g["group"] for r in results for g in r["groups"]))
     rows = []
     for group in groups:
@@ -139,9 +144,11 @@ def consistency_report(
         "Internal consistency (pairs as items, models as subjects)",
         header,
         rows,
-        "KR-20 (Cronbach's alpha on 0/1 verdicts, pingouin, F-based 95% CI) and split-half "
-        "reliability (Spearman-Brown-corrected, mean and 2.5-97.5 percentiles over random "
-        "halvings). n is the number of models: alpha needs variance between models, so with "
+        "KR-20 (Cronbach's alpha on 0/1 verdicts, pingouin, F-based 95% CI; none where it has "
+        "zero width, as for a group whose pairs all agree) and split-half reliability "
+        "(Spearman-Brown-corrected mean over random halvings; the 2.5-97.5 percentiles of the "
+        "splits are shown as their spread, which is not a confidence interval). n is the number "
+        "of models: alpha needs variance between models, so with "
         "fewer than about 10 models every interval is wide and a value near 0 says as much about "
         "the models being alike as about the pairs. 'varying' counts pairs on which the models "
         "disagree; only those carry information.",
@@ -164,7 +171,9 @@ def consistency_report(
         kind="consistency",
         title="Internal consistency" + (" before and after" if len(results) > 1 else ""),
         intro=[f"{r['file']}: {r['items']} pairs scored by {len(r['subjects'])} models: "
-               + ", ".join(r["subjects"]) for r in results],
+               + ", ".join(r["subjects"]) for r in results]
+        + [f"NOTE {r['file']}: {n} pairs have no usable score of {label}: left out for every model"
+           for r in results for label, n in r["left_out"].items()],
         tables=[main, item_table],
         data={"versions": results, "findings": [f.to_dict() for f in findings]},
     )

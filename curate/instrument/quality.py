@@ -61,7 +61,7 @@ def instrument_quality(
 
 NOTE = (
     "KR-20 (Cronbach's alpha on the 0/1 verdicts, pingouin, 95% CI) and split-half reliability "
-    "(Spearman-Brown, mean and 2.5-97.5 percentiles of random halvings), with the report's "
+    "(Spearman-Brown mean of random halvings, with the spread of the splits, not a CI), with the report's "
     "columns as subjects and the pairs as items. Higher after than before means the revised "
     "pairs agree more on what they measure. n is the number of columns: with fewer than about 10 "
     "the intervals are wide and overlap, and the section cannot tell the versions apart."

@@ -17,18 +17,20 @@ shows as low similarity instead of as a surprising metric.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from curate.errors import InputError
 from curate.findings import Finding
 from curate.formats import Dataset
 from curate.instrument import stats
 from curate.instrument.report import InstrumentReport, Table
 from curate.instrument.scores import ScoreColumn, columns_for
+from curate.modelnames import model_label
 from curate.pairs import BIAS_TYPES, Pair
 
 #: Below this similarity (0-100) a link is reported as uncertain.
@@ -68,9 +70,23 @@ def _similarity(a: Pair, b: Pair) -> float:
     return float(fuzz.token_sort_ratio(_text(a), _text(b)))
 
 
-def link_pairs(original: Sequence[Pair], alternate: Dataset) -> list[Link]:
-    """Link every alternate pair to its original (by ``id`` if the file has the column)."""
+def link_pairs(
+    original: Sequence[Pair], alternate: Dataset, given: Mapping[int, int] | None = None
+) -> list[Link]:
+    """Link every alternate pair to its original: ``given`` links (alternate id -> original
+    id, from ``--links``) first, then by ``id`` if the file has the column, else by text."""
     by_id = {p.pair_id: p for p in original}
+    if given:
+        alt_by_id = {p.pair_id: p for p in alternate.pairs}
+        fixed = [
+            Link(a, o, _similarity(alt_by_id[a], by_id[o]), "file") for a, o in sorted(given.items())
+        ]
+        rest = alternate.with_pairs([p for p in alternate.pairs if p.pair_id not in given])
+        taken = set(given.values())
+        if rest.shape.id_column == "id":
+            return sorted(fixed + link_pairs(original, rest), key=lambda link: link.alternate_id)
+        free = [p for p in original if p.pair_id not in taken]
+        return sorted(fixed + link_pairs(free, rest), key=lambda link: link.alternate_id)
     if alternate.shape.id_column == "id":
         return [
             Link(p.pair_id, p.pair_id, _similarity(p, by_id[p.pair_id]), "id")
@@ -97,6 +113,57 @@ def link_pairs(original: Sequence[Pair], alternate: Dataset) -> list[Link]:
     return sorted(links, key=lambda link: link.alternate_id)
 
 
+@dataclass(frozen=True)
+class LinkOptions:
+    """How alternates are linked: ``given`` links per alternate file name (``--links``), and
+    the similarity below which a *text* link is dropped (``--min-similarity``)."""
+
+    given: dict[str, dict[int, int]] = field(default_factory=dict)
+    min_similarity: float = UNCERTAIN_LINK
+
+
+def read_links(path: Path, alternates: Sequence[tuple[Path, Dataset]], original: Dataset) -> dict[str, dict[int, int]]:
+    """A links CSV (``alternate_id,original_id``, plus ``file`` naming the alternate file when
+    several are given): ``{alternate file name: {alternate id: original id}}``. Every id must
+    exist; a wrong one is named with its line."""
+    import csv
+
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file (--links)") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read the links file ({exc})") from None
+    reader = csv.DictReader(text.splitlines())
+    header = reader.fieldnames or []
+    if "alternate_id" not in header or "original_id" not in header:
+        raise InputError(f"{path}: line 1: a links file has the columns alternate_id,original_id (and file)")
+    names = {p.name: d for p, d in alternates}
+    originals = {p.pair_id for p in original.pairs}
+    out: dict[str, dict[int, int]] = {}
+    for line, row in enumerate(reader, start=2):
+        name = (row.get("file") or "").strip()
+        if not name:
+            if len(names) != 1:
+                raise InputError(f"{path}: line {line}: name the alternate file in a `file` column (several are given)")
+            name = next(iter(names))
+        if name not in names:
+            raise InputError(f"{path}: line {line}: {name!r} is none of the alternate files given")
+        try:
+            alternate, target = int(row["alternate_id"]), int(row["original_id"])
+        except (TypeError, ValueError):
+            raise InputError(f"{path}: line {line}: alternate_id and original_id must be integers") from None
+        if alternate not in {p.pair_id for p in names[name].pairs}:
+            raise InputError(f"{path}: line {line}: {name} has no pair {alternate}")
+        if target not in originals:
+            raise InputError(f"{path}: line {line}: the original has no pair {target}")
+        mine = out.setdefault(name, {})
+        if alternate in mine or target in mine.values():
+            raise InputError(f"{path}: line {line}: pair {alternate} or {target} is linked twice")
+        mine[alternate] = target
+    return out
+
+
 def _ordered_types(types: set[str]) -> list[str]:
     return [t for t in BIAS_TYPES if t in types] + sorted(types - set(BIAS_TYPES))
 
@@ -110,30 +177,55 @@ def parallel_forms(
     original: Dataset,
     alternates: Sequence[tuple[Path, Dataset]],
     columns: Sequence[ScoreColumn],
+    options: LinkOptions | None = None,
 ) -> tuple[InstrumentReport, list[Finding]]:
-    """The parallel-form report and the pairs whose verdict flips under every model."""
+    """The parallel-form report and the pairs whose verdict flips under every model (where
+    such flips beat chance). ``report.data["unused"]`` lists every input that contributed
+    nothing (an alternate file without scores, a model missing on one side) and why."""
+    options = options or LinkOptions()
     base_columns = {c.key: c for c in columns_for(original_path, columns)}
     pairs = {p.pair_id: p for p in original.pairs}
     rows: list[dict[str, Any]] = []
     link_rows: list[dict[str, Any]] = []
     every_link: list[dict[str, Any]] = []
-    flips: dict[int, list[str]] = {}
-    checked: dict[int, int] = {}
+    unused: list[dict[str, Any]] = []
+    chance: list[dict[str, Any]] = []
+    findings: list[Finding] = []
     for path, dataset in alternates:
         alt_columns = {c.key: c for c in columns_for(path, columns)}
-        links = link_pairs(original.pairs, dataset)
-        every_link += [{"file": path.name, **asdict(link)} for link in links]
+        for key in sorted(alt_columns.keys() - base_columns.keys()):
+            unused.append({"input": path.name, "score_set": alt_columns[key].label,
+                           "reason": f"no scores of {alt_columns[key].label} on {original_path.name}"})
+        for key in sorted(base_columns.keys() - alt_columns.keys()):
+            unused.append({"input": path.name, "score_set": base_columns[key].label,
+                           "reason": f"no scores of {base_columns[key].label} on {path.name}"})
+        if not alt_columns.keys() & base_columns.keys():
+            unused.append({"input": path.name, "score_set": "",
+                           "reason": "no model is scored on both this file and the original: it contributes nothing",
+                           "contributes_nothing": True})
+        links = link_pairs(original.pairs, dataset, options.given.get(path.name))
+        excluded = [link for link in links if link.by == "text" and link.similarity < options.min_similarity]
+        used = [link for link in links if link not in excluded]
+        every_link += [
+            {"file": path.name, **asdict(link), "used": link not in excluded} for link in links
+        ]
         alt_pairs = {p.pair_id: p for p in dataset.pairs}
+        flips: dict[int, list[str]] = {}
+        checked: dict[int, list[str]] = {}
+        rates: dict[str, list[bool]] = {}
         for bias_type in _ordered_types({p.bias_type for p in dataset.pairs}):
-            typed = [link for link in links if alt_pairs[link.alternate_id].bias_type == bias_type]
-            sims = [link.similarity for link in typed]
+            typed_all = [link for link in links if alt_pairs[link.alternate_id].bias_type == bias_type]
+            typed = [link for link in used if alt_pairs[link.alternate_id].bias_type == bias_type]
+            sims = [link.similarity for link in typed_all]
             link_rows.append(
                 {
                     "file": path.name,
                     "bias_type": bias_type,
                     "alternates": sum(p.bias_type == bias_type for p in dataset.pairs),
-                    "linked": len(typed),
-                    "by": typed[0].by if typed else "-",
+                    "linked": len(typed_all),
+                    "used": len(typed),
+                    "excluded": len(typed_all) - len(typed),
+                    "by": "/".join(sorted({link.by for link in typed_all})) or "-",
                     "similarity_mean": float(np.mean(sims)) if sims else None,
                     "similarity_min": float(np.min(sims)) if sims else None,
                     "uncertain": sum(s < UNCERTAIN_LINK for s in sims),
@@ -149,23 +241,55 @@ def parallel_forms(
                 row = _compare(bias_type, dataset, alt, base, typed, original)
                 rows.append(row)
                 for original_id, same in row.pop("_same"):
-                    checked[original_id] = checked.get(original_id, 0) + 1
+                    checked.setdefault(original_id, []).append(alt.label)
+                    rates.setdefault(alt.label, []).append(not same)
                     if not same:
-                        flips.setdefault(original_id, []).append(alt.model)
-    findings = [
-        Finding(
-            pair_id,
-            "I002",
-            "parallel-form-flip",
-            f"the paraphrased version gets the opposite verdict under all {len(models)} models "
-            f"({', '.join(models)}): the verdict depends on the wording, not on the groups",
-        )
-        for pair_id, models in sorted(flips.items())
-        if len(models) == checked[pair_id] and len(models) >= 2
-    ]
-    report = _report(rows, link_rows, original_path, alternates, findings)
+                        flips.setdefault(original_id, []).append(alt.label)
+        baseline = _flip_chance(path.name, flips, checked, rates)
+        if baseline is not None:
+            chance.append(baseline)
+            if baseline["beats_chance"]:
+                findings += [
+                    Finding(
+                        pair_id,
+                        "I002",
+                        "parallel-form-flip",
+                        f"the paraphrased version ({path.name}) gets the opposite verdict under all "
+                        f"{len(models)} models ({', '.join(models)}); {baseline['observed']} pairs of "
+                        f"the file flip under every model where {baseline['expected']:.1f} would by "
+                        f"chance (p={baseline['p']:.2g}): review whether the wording decides the verdict",
+                    )
+                    for pair_id, models in sorted(flips.items())
+                    if len(models) == len(checked[pair_id]) and len(models) >= 2
+                ]
+    report = _report(rows, link_rows, original_path, alternates, findings, options, chance, unused)
     report.data["every_link"] = every_link
+    report.data["unused"] = unused
+    report.data["flip_chance"] = chance
     return report, findings
+
+
+def _flip_chance(
+    name: str, flips: Mapping[int, list[str]], checked: Mapping[int, list[str]], rates: Mapping[str, list[bool]]
+) -> dict[str, Any] | None:
+    """How many pairs flip under every model, and how many would if each model flipped its
+    pairs independently at its own rate (the sum over pairs of the product of the rates); a
+    one-sided binomial test (scipy) of the observed count against that expectation."""
+    from scipy.stats import binomtest
+
+    rate = {label: float(np.mean(v)) for label, v in rates.items() if v}
+    eligible = [pid for pid, models in checked.items() if len(models) >= 2]
+    if not eligible:
+        return None
+    chances = [float(np.prod([rate[m] for m in checked[pid]])) for pid in eligible]
+    observed = sum(len(flips.get(pid, [])) == len(checked[pid]) for pid in eligible)
+    expected = float(np.sum(chances))
+    mean_chance = expected / len(eligible)
+    p = float(binomtest(observed, len(eligible), mean_chance, alternative="greater").pvalue) if 0 < mean_chance < 1 else 1.0
+    return {
+        "file": name, "pairs": len(eligible), "observed": observed, "expected": expected,
+        "rates": rate, "p": p, "beats_chance": p < 0.05 and observed > expected,
+    }
 
 
 def _compare(
@@ -187,12 +311,14 @@ def _compare(
     whole = [p.pair_id for p in original.pairs if p.bias_type == bias_type and p.pair_id in base.scores]
     baseline = stats.proportion(sum(base.verdict(i) or 0 for i in whole), len(whole))
     study = _two_sample(alt_metric, baseline)
-    published = (alt.provenance.get("imported") or {}).get("published_metric_score")
+    imported = alt.provenance.get("imported") or {}
+    published = imported.get("published_metric_score")
     return {
         "bias_type": bias_type,
-        "model": alt.model,
+        "model": model_label(alt.model),
         "method": alt.method,
-        "alternate_file": dataset.source,
+        "label": alt.label,
+        "alternate_file": Path(dataset.source).name,
         "alternate_metric": alt_metric.to_dict(),
         "alternate_metric_as_published": published,
         "original_metric_linked": stats.proportion(sum(v_orig), len(v_orig)).to_dict(),
@@ -203,8 +329,49 @@ def _compare(
         "gap_correlation": stats.spearman(gaps_orig, gaps_alt).to_dict(),
         "baseline_whole_type": baseline.to_dict(),
         "study_view_difference": study.to_dict(),
+        "published_explained": explain_published(imported, alt_metric, dataset, bias_type),
         "_same": [(link.original_id, s) for link, s in zip(paired, same, strict=True)],
     }
+
+
+def explain_published(
+    imported: Mapping[str, Any], recomputed: stats.Estimate, dataset: Dataset, bias_type: str
+) -> str:
+    """Why the published number of an imported score set differs from the one recomputed here,
+    in words, from what the import found (``summary.json``'s ``imported``): rows whose sentence
+    columns were swapped, rows whose published verdict disagrees with their own sentence
+    scores, and the direction labels of those rows."""
+    published = imported.get("published_metric_score")
+    if published is None or recomputed.value is None:
+        return ""
+    directions = {p.pair_id: p.direction for p in dataset.pairs if p.bias_type == bias_type}
+
+    def labels(ids: Sequence[int]) -> str:
+        counts: dict[str, int] = {}
+        for i in ids:
+            if i in directions:
+                counts[directions[i]] = counts.get(directions[i], 0) + 1
+        return ", ".join(f"{n} labelled {d}" for d, n in sorted(counts.items()))
+
+    gap = published - 100 * recomputed.value
+    disagree = [i for i in imported.get("disagreeing_pair_ids", []) if i in directions]
+    swapped = [i for i in imported.get("swapped_pair_ids", []) if i in directions]
+    parts = [f"published {published:.1f}, recomputed {100 * recomputed.value:.1f} ({gap:+.1f} points)"]
+    if disagree:
+        parts.append(
+            f"the file's score column contradicts the verdict of its own two sentence scores on "
+            f"{len(disagree)} of {recomputed.n} rows ({labels(disagree)})"
+        )
+    if swapped:
+        parts.append(
+            f"{len(swapped)} rows hold the pair's two sentences in each other's columns "
+            f"({labels(swapped)}): the pipeline read those rows' direction the other way round"
+        )
+    if imported.get("negated"):
+        parts.append("the lower sentence score wins in that pipeline (numbers negated on import)")
+    if not disagree and not swapped:
+        parts.append("the file's verdicts agree with its sentence scores")
+    return "; ".join(parts)
 
 
 def _two_sample(a: stats.Estimate, b: stats.Estimate) -> stats.Estimate:
@@ -229,14 +396,17 @@ def _report(
     original_path: Path,
     alternates: Sequence[tuple[Path, Dataset]],
     findings: Sequence[Finding],
+    options: LinkOptions,
+    chance: Sequence[dict[str, Any]],
+    unused: Sequence[dict[str, Any]],
 ) -> InstrumentReport:
     main = Table(
         "Parallel forms: the same pairs in two wordings",
-        ["bias type", "model", "n", "original % [CI]", "alternate % [CI]", "Δ pp [CI]",
+        ["bias type", "model · method", "n", "original % [CI]", "alternate % [CI]", "Δ pp [CI]",
          "agreement % [CI]", "kappa [CI]", "gap rho [CI]", "McNemar p", "as published %"],
         [
             [
-                r["bias_type"], r["model"], str(r["agreement"]["n"]),
+                r["bias_type"], r["label"], str(r["agreement"]["n"]),
                 _pct(_e(r["original_metric_linked"])), _pct(_e(r["alternate_metric"])),
                 _pct(_e(r["difference"])), _pct(_e(r["agreement"])), _e(r["kappa"]).text(2),
                 _e(r["gap_correlation"]).text(2),
@@ -248,15 +418,25 @@ def _report(
         "Metric = % of pairs whose more stereotyping sentence the model prefers (50 = none); "
         "original % is over the original pairs that have an alternate, alternate % over the "
         "alternates (as the scores imply on the dataset's own sent_more; 'as published' is the "
-        "mean of the file's score column). A reliable instrument gives a Δ near 0, high agreement "
-        "and kappa, and a positive gap correlation. Wilson / bootstrap 95% intervals; with n "
-        "under about 30 the intervals span tens of points and a kappa means little.",
+        "mean of the file's score column, explained in the table 'Published numbers'). A "
+        "reliable instrument gives a Δ near 0, high agreement and kappa, and a positive gap "
+        "correlation. Wilson / bootstrap 95% intervals (no bootstrap under "
+        f"{stats.MIN_BOOTSTRAP} pairs); with n under about 30 the intervals span tens of points "
+        "and a kappa means little.",
+    )
+    explained = Table(
+        "Published numbers: why they differ from the recomputed ones",
+        ["bias type", "model · method", "explanation"],
+        [[r["bias_type"], r["label"], r["published_explained"]] for r in rows if r["published_explained"]],
+        "From what `curate score --import` found in each published file (summary.json, "
+        "'imported'): the published % is the mean of the file's score column; the recomputed % "
+        "takes each verdict from the two sentence scores on the dataset's own sent_more.",
     )
     study = Table(
         "The study's view (weaker comparison: different pairs)",
-        ["bias type", "model", "alternate % [CI]", "whole type % [CI]", "Δ pp [CI]"],
+        ["bias type", "model · method", "alternate % [CI]", "whole type % [CI]", "Δ pp [CI]"],
         [
-            [r["bias_type"], r["model"], _pct(_e(r["alternate_metric"])),
+            [r["bias_type"], r["label"], _pct(_e(r["alternate_metric"])),
              _pct(_e(r["baseline_whole_type"])), _pct(_e(r["study_view_difference"]))]
             for r in rows
         ],
@@ -266,37 +446,67 @@ def _report(
     )
     link_table = Table(
         "Links from alternates to original pairs",
-        ["file", "bias type", "alternates", "linked", "by", "mean similarity", "min", "uncertain",
-         "close runner-up", "other type"],
+        ["file", "bias type", "alternates", "linked", "used", "excluded", "by", "mean similarity",
+         "min", "uncertain", "close runner-up", "other type"],
         [
-            [l_["file"], l_["bias_type"], str(l_["alternates"]), str(l_["linked"]), l_["by"],
+            [l_["file"], l_["bias_type"], str(l_["alternates"]), str(l_["linked"]), str(l_["used"]),
+             str(l_["excluded"]), l_["by"],
              "-" if l_["similarity_mean"] is None else f"{l_['similarity_mean']:.1f}",
              "-" if l_["similarity_min"] is None else f"{l_['similarity_min']:.1f}",
-             str(l_["uncertain"]), str(l_["close_runner_up"]) if l_["by"] == "text" else "-",
+             str(l_["uncertain"]), str(l_["close_runner_up"]) if "text" in l_["by"] else "-",
              str(l_["cross_type"])]
             for l_ in links
         ],
         f"Similarity: rapidfuzz token-sort ratio (0-100) of the two sentences of an alternate and "
         f"its original (the paraphrases here average about 70-80). Links below {UNCERTAIN_LINK:g} "
-        "are uncertain: a paraphrase seldom moves that far, a wrong link or a broken row does. Links 'by text' were assigned one-to-one "
-        "within the bias type because the file has no id column; 'close runner-up' counts those whose "
-        f"next-best original is within {CLOSE_MARGIN:g} points (report.json lists every link).",
+        "are uncertain: a paraphrase seldom moves that far, a wrong link or a broken row does. "
+        "Links 'by text' were assigned one-to-one within the bias type because the file has no "
+        f"id column; those below --min-similarity ({options.min_similarity:g}) are excluded from "
+        "every statistic ('excluded'); links 'by file' come from --links. 'close runner-up' "
+        f"counts text links whose next-best original is within {CLOSE_MARGIN:g} points "
+        "(report.json lists every link).",
     )
+    flip_table = Table(
+        "Pairs flipping under every model, against chance",
+        ["file", "pairs", "flip under every model", "expected by chance", "p", "findings"],
+        [
+            [c["file"], str(c["pairs"]), str(c["observed"]), f"{c['expected']:.1f}", f"{c['p']:.3g}",
+             "I002" if c["beats_chance"] else "none (not above chance)"]
+            for c in chance
+        ],
+        "Expected by chance: each model flipping its pairs independently at its own rate (the "
+        "sum over pairs of the product of the models' flip rates); p: one-sided binomial test "
+        "(scipy). Findings I002 are written only for files where the count beats chance: with "
+        "2 models a flip under both is common, and says nothing of a pair by itself.",
+    )
+    notes = [f"NOTE {u['input']}: {u['reason']}" for u in [*unused, *_excluded(links)]]
     report = InstrumentReport(
         kind="reliability",
         title="Parallel-form reliability",
         intro=[
             f"original: {original_path.name}; alternate forms: {', '.join(p.name for p, _ in alternates)}",
             f"{len(findings)} pairs get the opposite verdict in their alternate form under every "
-            "model (finding I002).",
+            "model where that beats chance (finding I002).",
+            *notes,
             *alerts(rows, links),
         ],
-        tables=[main, study, link_table],
+        tables=[main, explained, study, link_table, flip_table],
         data={"rows": rows, "links": links, "findings": [f.to_dict() for f in findings],
               "alerts": alerts(rows, links)},
     )
     report.figures.append(_figure(rows))
     return report
+
+
+def _excluded(links: Sequence[dict[str, Any]]) -> list[dict[str, str]]:
+    """Links excluded for low similarity, said in the introduction."""
+    out = []
+    for link in links:
+        if link["excluded"]:
+            out.append({"input": f"{link['file']} ({link['bias_type']})",
+                        "reason": f"{link['excluded']} of {link['linked']} text links below "
+                        "--min-similarity excluded from every statistic"})
+    return out
 
 
 #: A file whose share of uncertain links exceeds this is called out.
@@ -318,7 +528,7 @@ def alerts(rows: Sequence[dict[str, Any]], links: Sequence[dict[str, Any]]) -> l
             )
         if link["cross_type"]:
             out.append(f"{where}: {link['cross_type']} alternates are linked to pairs of another bias type")
-        mine = [r for r in rows if r["bias_type"] == link["bias_type"] and r["alternate_file"].endswith(link["file"])]
+        mine = [r for r in rows if r["bias_type"] == link["bias_type"] and r["alternate_file"] == link["file"]]
         if mine and all((r["kappa"].get("low") is None or r["kappa"]["low"] <= 0) for r in mine):
             out.append(
                 f"{where}: verdict agreement with the original pairs is not distinguishable from "
@@ -332,8 +542,8 @@ def _figure(rows: Sequence[dict[str, Any]]) -> Any:
 
     figure = go.Figure()
     for side, key in (("original pairs", "original_metric_linked"), ("alternate form", "alternate_metric")):
-        for model in sorted({r["model"] for r in rows}):
-            mine = [r for r in rows if r["model"] == model]
+        for model in sorted({r["label"] for r in rows}):
+            mine = [r for r in rows if r["label"] == model]
             values = [100 * (r[key].get("value") or 0) for r in mine]
             figure.add_bar(
                 name=f"{model}: {side}",

@@ -49,7 +49,10 @@ RULES: tuple[InstrumentRule, ...] = (
         "parallel-form-flip",
         "The paraphrased version of the pair gets the opposite verdict under every model",
         "Compares each pair with its alternate form (a paraphrase keeping the groups): every "
-        "model scored prefers sent_more in one wording and not in the other.",
+        "model scored prefers sent_more in one wording and not in the other. Written only for "
+        "an alternate file whose count of such pairs beats chance (each model flipping "
+        "independently at its own rate; one-sided binomial test): with 2 models a flip under "
+        "both is common, and the report shows the expected count beside the observed one.",
         "The verdict should depend on the groups swapped, not on the wording around them. A "
         "pair whose verdict flips for all models when reworded measures the phrasing.",
         "`curate instrument reliability --findings FILE`",

@@ -32,6 +32,8 @@ class ScoreColumn:
     directory: Path
     provenance: dict[str, Any] = field(default_factory=dict, compare=False)
     scores: dict[int, PairScore] = field(default_factory=dict, compare=False)
+    #: pair ids of rows left out because a score is NaN or infinite (never used by a statistic)
+    non_finite: tuple[int, ...] = field(default=(), compare=False)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -40,8 +42,8 @@ class ScoreColumn:
 
     @property
     def label(self) -> str:
-        """``name (method)``: a local model by its directory's name (as the other reports)."""
-        return f"{model_label(self.model)} ({self.method})"
+        """``name · method``: a local model by its directory's name (as the other reports)."""
+        return f"{model_label(self.model)} · {self.method}"
 
     def verdict(self, pair_id: int) -> int | None:
         """1 when the model prefers sent_more, 0 otherwise, None without a score."""
@@ -55,7 +57,54 @@ class ScoreColumn:
 
 
 def file_sha256(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    """The SHA-256 ``curate score`` records for a data path: of the file, or of a folder dataset
+    (WinoBias) as the checksum list of its files (:func:`curate.score.run.data_info`)."""
+    path = Path(path)
+    if path.is_dir():
+        from curate.score.run import data_info
+
+        return data_info(path)["sha256"]
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _finite_scores(scores: Iterable[PairScore]) -> tuple[dict[int, PairScore], tuple[int, ...]]:
+    """The scores whose two numbers are finite, and the pair ids of the others (a NaN makes
+    every comparison false, an infinity wins every one: both are damage, not verdicts)."""
+    kept: dict[int, PairScore] = {}
+    dropped = []
+    for score in scores:
+        if math.isfinite(score.sent_more_score) and math.isfinite(score.sent_less_score):
+            kept[score.pair_id] = score
+        else:
+            dropped.append(score.pair_id)
+    return kept, tuple(dropped)
+
+
+def unused_inputs(columns: Iterable[ScoreColumn]) -> list[dict[str, Any]]:
+    """What the statistics could not use of these score sets and why (JSON-ready)."""
+    return [
+        {
+            "score_set": column.label,
+            "directory": column.directory.name,
+            "reason": "non-finite scores",
+            "pair_ids": list(column.non_finite),
+        }
+        for column in columns
+        if column.non_finite
+    ]
+
+
+def unused_lines(unused: Sequence[dict[str, Any]]) -> list[str]:
+    """One sentence per unusable input, for a report's introduction."""
+    lines = []
+    for item in unused:
+        ids = item["pair_ids"]
+        shown = ", ".join(str(i) for i in ids[:10]) + (f" and {len(ids) - 10} more" if len(ids) > 10 else "")
+        lines.append(
+            f"NOTE {item['score_set']}: {len(ids)} rows with non-finite scores (NaN or infinite) "
+            f"left out of every statistic: pairs {shown}"
+        )
+    return lines
 
 
 def find_score_columns(roots: Iterable[Path]) -> list[ScoreColumn]:
@@ -90,7 +139,7 @@ def find_score_columns(roots: Iterable[Path]) -> list[ScoreColumn]:
                     f"{summary_path}: not a summary.json of `curate score` ({', '.join(wrong)} "
                     "must be text)"
                 )
-            scores = {s.pair_id: s for s in read_scores_csv(summary_path.parent / "scores.csv")}
+            scores, non_finite = _finite_scores(read_scores_csv(summary_path.parent / "scores.csv"))
             columns.append(
                 ScoreColumn(
                     model=summary.get("model", summary_path.parent.name),
@@ -100,6 +149,7 @@ def find_score_columns(roots: Iterable[Path]) -> list[ScoreColumn]:
                     directory=summary_path.parent,
                     provenance={k: v for k, v in summary.items() if k != "summary"},
                     scores=scores,
+                    non_finite=non_finite,
                 )
             )
     return columns

@@ -57,31 +57,42 @@ def sensitivity(
             ]
             for group, ids in groups:
                 values = [metric(by_model[n], ids) for n in names]
+                intervals = [_share(by_model[n], ids) for n in names]
                 usable = [(k, v) for k, v in enumerate(values) if v is not None]
                 test = stats.order_test([k for k, _ in usable], [v for _, v in usable])
                 rows.append(
                     {
                         "file": Path(path).name, "method": method, "group": group,
                         "pairs": len(ids) if ids is not None else len(types),
-                        "order": names, "metric": values, "test": test.to_dict(),
+                        "order": [model_label(n) for n in names], "metric": values,
+                        "metric_ci": [e.to_dict() for e in intervals],
+                        "first_to_last": _first_to_last(by_model[names[0]], by_model[names[-1]], ids).to_dict(),
+                        "test": test.to_dict(),
                     }
                 )
-                series.append({"name": f"{Path(path).name} [{method}] {group}", "x": names, "y": values})
+                series.append(
+                    {"name": f"{Path(path).name} · {method} · {group}", "x": names, "y": values,
+                     "ci": intervals}
+                )
     if not rows:
         raise UsageError(
             "no score sets of these files under --scores (score every checkpoint on each file first)"
         )
     table = Table(
         "Score along the expected order",
-        ["file", "method", "group", "pairs", "first → last %", "rho [CI] p"],
+        ["file", "method", "group", "pairs", "first → last %", "Δ pp [CI]", "rho [CI] p"],
         [[r["file"], r["method"], r["group"], str(r["pairs"]),
           " → ".join("-" if v is None else f"{100 * v:.1f}" for v in (r["metric"][0], r["metric"][-1])),
+          stats.Estimate.from_dict(r["first_to_last"]).text(1, 100.0),
           stats.Estimate.from_dict(r["test"]).text(2)] for r in rows],
-        "rho: Spearman correlation between the position in the expected order and the metric; "
-        "p: one-sided permutation p-value (every ordering of the checkpoints), so with 5 "
-        "checkpoints it cannot go below 1/120 and with 3 below 1/6. A sensitive instrument "
-        "gives rho near 1 and a small p; n counts checkpoints, and small bias types move by "
-        "chance from one checkpoint to the next.",
+        "Δ: last minus first checkpoint over the same pairs (paired bootstrap 95% CI, from "
+        f"{stats.MIN_BOOTSTRAP} pairs). rho: Spearman correlation between the position in the "
+        "expected order and the metric; p: one-sided permutation p-value (every ordering of the "
+        "checkpoints), so with 5 checkpoints it cannot go below 1/120 and with 3 below 1/6. "
+        f"rho has no interval under {stats.MIN_BOOTSTRAP} checkpoints (a bootstrap of a handful "
+        "of points is degenerate). A sensitive instrument gives rho near 1 and a small p; small "
+        "bias types move by chance from one checkpoint to the next. The plot's error bars are "
+        "Wilson 95% intervals of each checkpoint's metric.",
     )
     report = InstrumentReport(
         kind="sensitivity",
@@ -94,14 +105,33 @@ def sensitivity(
     return report
 
 
+def _share(column: ScoreColumn, pair_ids: Sequence[int] | None) -> stats.Estimate:
+    """A checkpoint's metric with its Wilson interval (the plot's error bars)."""
+    ids = list(column.scores) if pair_ids is None else [i for i in pair_ids if i in column.scores]
+    return stats.proportion(sum(column.scores[i].score for i in ids), len(ids))
+
+
+def _first_to_last(first: ScoreColumn, last: ScoreColumn, pair_ids: Sequence[int] | None) -> stats.Estimate:
+    """The paired change of the verdicts from the first to the last checkpoint."""
+    ids = list(first.scores) if pair_ids is None else list(pair_ids)
+    ids = [i for i in ids if i in first.scores and i in last.scores]
+    return stats.mean_difference([last.scores[i].score for i in ids], [first.scores[i].score for i in ids])
+
+
 def _figure(series: Sequence[dict[str, Any]]) -> Any:
     import plotly.graph_objects as go
 
     figure = go.Figure()
     for s in series:
+        ys = [None if v is None else 100 * v for v in s["y"]]
         figure.add_scatter(
-            x=[model_label(n) for n in s["x"]], y=[None if v is None else 100 * v for v in s["y"]], mode="lines+markers",
+            x=[model_label(n) for n in s["x"]], y=ys, mode="lines+markers",
             name=s["name"], visible=True if s["name"].endswith(" all") else "legendonly",
+            error_y={
+                "type": "data", "symmetric": False,
+                "array": [0 if e.high is None or y is None else 100 * e.high - y for e, y in zip(s["ci"], ys, strict=True)],
+                "arrayminus": [0 if e.low is None or y is None else y - 100 * e.low for e, y in zip(s["ci"], ys, strict=True)],
+            },
         )
     figure.add_hline(y=50, line_dash="dot")
     figure.update_layout(

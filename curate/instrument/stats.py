@@ -1,12 +1,24 @@
 """The statistics of the instrument reports, each a thin call into scipy, statsmodels or pingouin.
 
 Every function returns an :class:`Estimate`: the value, the number of units it rests on and an
-interval (``None`` where the sample cannot give one), so a report never shows a bare number.
+interval, or, where the sample cannot give an honest one, no interval and the reason printed in
+its place ("n too small for an interval"). The rules that keep the numbers publishable at the
+n these commands meet (4 models, 6 checkpoints, a 2-pair bias type):
+
+* a bootstrap needs :data:`MIN_BOOTSTRAP` units; below that there is no resampling interval
+  (with 4 models a bootstrap draws from 4 values and returns ``[1.00, 1.00]``);
+* an interval that does not contain its estimate, or has zero width, is never shown
+  (:class:`Estimate` drops it itself, so no caller can print one);
+* p-values of correlations come from permutation tests (scipy): exact over every ordering up to
+  7 units, else :data:`PERMUTATIONS` random ones, so a p is never 0: when no permutation is as
+  extreme it prints as ``p<1/N``.
+
 Only the Spearman-Brown step-up (``2r / (1 + r)``, a definition) is written out here.
 """
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -18,11 +30,22 @@ import numpy as np
 RESAMPLES = 2000
 SEED = 20230
 LEVEL = 0.95
+#: Fewer units than this and no bootstrap interval is given (it would resample a handful of
+#: values: degenerate, or excluding its own estimate).
+MIN_BOOTSTRAP = 10
+#: Random permutations of a permutation test when the orderings are too many to enumerate.
+PERMUTATIONS = 9999
+#: Printed in place of an interval the sample cannot give.
+TOO_SMALL = "n too small for an interval"
 
 
 @dataclass(frozen=True)
 class Estimate:
-    """A number with its sample size and interval (``low``/``high``), and a p-value if tested."""
+    """A number with its sample size and interval (``low``/``high``), and a p-value if tested.
+
+    ``no_interval`` says why there is no interval; ``permutations`` is the N of a Monte Carlo
+    permutation p (so ``p<1/N`` is printed when no permutation was as extreme). An interval
+    that excludes the value or has zero width is dropped on construction."""
 
     value: float | None
     n: int
@@ -30,6 +53,27 @@ class Estimate:
     high: float | None = None
     p: float | None = None
     method: str = ""
+    no_interval: str = ""
+    permutations: int | None = None
+    #: the p a Monte Carlo permutation test reports when no permutation is as extreme
+    p_floor: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.low is None and self.high is None:
+            if self.value is not None and not self.no_interval:
+                object.__setattr__(self, "no_interval", TOO_SMALL)
+            return
+        why = ""
+        if self.value is None or self.low is None or self.high is None:
+            why = TOO_SMALL
+        elif not (self.high - self.low > 1e-12):
+            why = "no interval: it would have zero width"
+        elif not (self.low - 1e-9 <= self.value <= self.high + 1e-9):
+            why = "no interval: the resamples exclude the estimate, so none is given"
+        if why:
+            object.__setattr__(self, "low", None)
+            object.__setattr__(self, "high", None)
+            object.__setattr__(self, "no_interval", why if self.value is not None else "")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: value and n always, the rest when defined."""
@@ -39,17 +83,32 @@ class Estimate:
 
     @classmethod
     def from_dict(cls, record: dict[str, Any]) -> Estimate:
-        return cls(**{k: record[k] for k in ("value", "n", "low", "high", "p", "method") if k in record})
+        keys = ("value", "n", "low", "high", "p", "method", "no_interval", "permutations", "p_floor")
+        return cls(**{k: record[k] for k in keys if k in record})
+
+    def p_text(self) -> str:
+        """``p=0.0083``; ``p<1/9999`` when no permutation was as extreme; never ``p=0``."""
+        if self.p is None:
+            return ""
+        if self.permutations and self.p_floor and self.p <= self.p_floor * (1 + 1e-9):
+            # no random permutation as extreme: scipy reports (0 + 1) / (N + 1) (twice that
+            # two-sided); the truth is below what N permutations can show
+            return f"p<{round(self.p_floor * (self.permutations + 1))}/{self.permutations}"
+        if self.p <= 0:
+            return "p<1e-300"
+        return f"p={self.p:.3g}" if self.p >= 1e-4 else f"p={self.p:.1e}"
 
     def text(self, digits: int = 2, scale: float = 1.0) -> str:
-        """``60.48 [55.10, 65.80] n=120`` (``-`` when undefined)."""
+        """``60.48 [55.10, 65.80] n=120`` (``-`` when undefined; the reason when no interval)."""
         if self.value is None:
             return f"- n={self.n}"
         out = f"{self.value * scale:.{digits}f}"
         if self.low is not None and self.high is not None:
             out += f" [{self.low * scale:.{digits}f}, {self.high * scale:.{digits}f}]"
+        elif self.no_interval:
+            out += f" ({self.no_interval})"
         if self.p is not None:
-            out += f" p={self.p:.3g}"
+            out += f" {self.p_text()}"
         return out + f" n={self.n}"
 
 
@@ -58,7 +117,7 @@ def _finite(x: float | None) -> float | None:
 
 
 def proportion(successes: int, n: int) -> Estimate:
-    """A share with its Wilson interval (statsmodels)."""
+    """A share with its Wilson interval (statsmodels); exact at every n, so always given."""
     from statsmodels.stats.proportion import proportion_confint
 
     if n == 0:
@@ -68,26 +127,33 @@ def proportion(successes: int, n: int) -> Estimate:
 
 
 def bootstrap(
-    samples: Sequence[Sequence[float]], statistic: Callable[..., float], *, paired: bool = True
+    samples: Sequence[Sequence[float]],
+    statistic: Callable[..., Any],
+    *,
+    paired: bool = True,
+    vectorized: bool = False,
 ) -> tuple[float | None, float | None]:
     """A BCa bootstrap interval of ``statistic`` (scipy), falling back to percentile when BCa
-    is degenerate; ``(None, None)`` when the sample is too small or constant."""
+    is degenerate; ``(None, None)`` under :data:`MIN_BOOTSTRAP` units or when the statistic is
+    undefined on most resamples. (:class:`Estimate` then drops an interval that excludes its
+    estimate or has zero width.)"""
     from scipy.stats import bootstrap as scipy_bootstrap
 
     data = tuple(np.asarray(s, dtype=float) for s in samples)
-    if len(data[0]) < 3:
+    if len(data[0]) < MIN_BOOTSTRAP:
         return None, None
     result = None
     for method in ("BCa", "percentile"):
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
             try:
                 result = scipy_bootstrap(
                     data,
                     statistic,
                     paired=paired,
-                    vectorized=False,
+                    vectorized=vectorized,
                     n_resamples=RESAMPLES,
+                    batch=200,
                     confidence_level=LEVEL,
                     method=method,
                     rng=np.random.default_rng(SEED),
@@ -114,24 +180,96 @@ def mean_difference(after: Sequence[float], before: Sequence[float]) -> Estimate
     a, b = np.asarray(after, dtype=float), np.asarray(before, dtype=float)
     if len(a) == 0:
         return Estimate(None, 0, method="paired bootstrap")
-    low, high = bootstrap((a, b), lambda x, y: float(np.mean(x) - np.mean(y)))
+    low, high = bootstrap(
+        (a, b), lambda x, y, axis=-1: np.mean(x, axis=axis) - np.mean(y, axis=axis), vectorized=True
+    )
     return Estimate(float(np.mean(a) - np.mean(b)), len(a), low, high, method="paired bootstrap (BCa)")
 
 
-def spearman(x: Sequence[float], y: Sequence[float]) -> Estimate:
-    """Spearman's rank correlation (scipy) with its p-value and a bootstrap interval."""
-    from scipy.stats import spearmanr
+def _pearson(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Pearson's r along ``axis`` (NaN where a side is constant), vectorized for resampling."""
+    x = x - np.mean(x, axis=axis, keepdims=True)
+    y = y - np.mean(y, axis=axis, keepdims=True)
+    with np.errstate(all="ignore"):
+        return np.sum(x * y, axis=axis) / np.sqrt(np.sum(x * x, axis=axis) * np.sum(y * y, axis=axis))
+
+
+def _spearman_stat(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Spearman's rho along ``axis``: Pearson's r of the average ranks (scipy's definition)."""
+    from scipy.stats import rankdata
+
+    return _pearson(rankdata(x, axis=axis), rankdata(y, axis=axis), axis=axis)
+
+
+def _kendall_stat(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Kendall's tau-b along the last axis from the signs of all pairwise differences."""
+    x, y = np.moveaxis(np.asarray(x, float), axis, -1), np.moveaxis(np.asarray(y, float), axis, -1)
+    sx = np.sign(x[..., :, None] - x[..., None, :])
+    sy = np.sign(y[..., :, None] - y[..., None, :])
+    with np.errstate(all="ignore"):
+        return np.sum(sx * sy, axis=(-2, -1)) / np.sqrt(
+            np.sum(sx * sx, axis=(-2, -1)) * np.sum(sy * sy, axis=(-2, -1))
+        )
+
+
+def permutation_p(
+    x: Sequence[float], y: Sequence[float], statistic: Callable[..., Any], alternative: str = "two-sided"
+) -> tuple[float, int | None]:
+    """The permutation p-value of ``statistic(x, y)`` (scipy ``permutation_test``, y's pairings
+    permuted): exact over every ordering when there are at most :data:`PERMUTATIONS`, else that
+    many random ones. Returns ``(p, N)`` with N ``None`` for an exact test."""
+    from scipy.stats import permutation_test
 
     a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    with np.errstate(all="ignore"):
+        result = permutation_test(
+            (b,),
+            lambda v, axis=-1: statistic(np.broadcast_to(a, v.shape), v, axis=-1),
+            permutation_type="pairings",
+            vectorized=True,
+            n_resamples=PERMUTATIONS,
+            batch=500,
+            alternative=alternative,
+            rng=np.random.default_rng(SEED),
+        )
+    exact = math.factorial(len(b)) <= PERMUTATIONS
+    return float(result.pvalue), None if exact else PERMUTATIONS
+
+
+def _correlation(
+    x: Sequence[float], y: Sequence[float], statistic: Callable[..., Any], name: str,
+    alternative: str = "two-sided",
+) -> Estimate:
+    a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if len(a) < 3 or np.ptp(a) == 0 or np.ptp(b) == 0:
-        return Estimate(None, len(a), method="spearman")
-    result = spearmanr(a, b)
-    low, high = bootstrap((a, b), lambda u, v: float(spearmanr(u, v).statistic))
-    return Estimate(float(result.statistic), len(a), low, high, float(result.pvalue), "spearman, bootstrap CI")
+        return Estimate(None, len(a), method=name)
+    value = float(statistic(a, b))
+    p, permutations = permutation_p(a, b, statistic, alternative)
+    low, high = bootstrap((a, b), statistic, vectorized=True)
+    kind = "exact" if permutations is None else f"{permutations} random"
+    sided = "one-sided" if alternative != "two-sided" else "two-sided"
+    floor = None if permutations is None else (1 if alternative != "two-sided" else 2) / (permutations + 1)
+    return Estimate(
+        value, len(a), low, high, p, f"{name}, {sided} permutation p ({kind} orderings), bootstrap CI",
+        permutations=permutations, p_floor=floor,
+    )
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> Estimate:
+    """Spearman's rank correlation with a two-sided permutation p (exact up to 7 units) and a
+    bootstrap interval from :data:`MIN_BOOTSTRAP` units."""
+    return _correlation(x, y, _spearman_stat, "spearman")
+
+
+def kendall(x: Sequence[float], y: Sequence[float]) -> Estimate:
+    """Kendall's tau-b with a two-sided permutation p and a bootstrap interval (as
+    :func:`spearman`)."""
+    return _correlation(x, y, _kendall_stat, "kendall tau-b")
 
 
 def kappa(first: Sequence[int], second: Sequence[int]) -> Estimate:
-    """Cohen's kappa of two binary verdict vectors with its asymptotic interval (statsmodels)."""
+    """Cohen's kappa of two binary verdict vectors with its asymptotic interval (statsmodels);
+    no interval where its standard error is 0 (perfect agreement)."""
     from statsmodels.stats.inter_rater import cohens_kappa
 
     a, b = np.asarray(first, dtype=int), np.asarray(second, dtype=int)
@@ -178,9 +316,10 @@ def spearman_brown(r: float) -> float:
 
 def split_half(matrix: np.ndarray, splits: int = 1000, seed: int = SEED) -> Estimate:
     """Split-half reliability over ``splits`` random halvings of the items: the mean
-    Spearman-Brown-corrected Pearson correlation of the half scores across subjects, with the
-    2.5-97.5 percentiles of the splits as interval. Splits whose halves are constant are
-    skipped (``n`` counts subjects; the number of usable splits is in ``method``)."""
+    Spearman-Brown-corrected Pearson correlation of the half scores across subjects. The spread
+    of the splits (2.5-97.5 percentiles) is said in words, never given as an interval: it
+    describes how the halving matters, not the uncertainty of the estimate. Splits whose halves
+    are constant are skipped (``n`` counts subjects; the usable splits are in ``method``)."""
     from scipy.stats import pearsonr
 
     subjects, items = matrix.shape
@@ -200,8 +339,12 @@ def split_half(matrix: np.ndarray, splits: int = 1000, seed: int = SEED) -> Esti
     if not values:
         return Estimate(None, subjects, method="split-half")
     low, high = np.percentile(values, [2.5, 97.5])
+    spread = (
+        f"no CI; random splits {low:.2f} to {high:.2f}" if high - low > 1e-12
+        else "no CI; every split gives this value"
+    )
     return Estimate(
-        float(np.mean(values)), subjects, float(low), float(high),
+        float(np.mean(values)), subjects, no_interval=spread,
         method=f"split-half, Spearman-Brown, {len(values)} of {splits} random splits",
     )
 
@@ -223,22 +366,11 @@ def item_rest(matrix: np.ndarray) -> list[float | None]:
 
 
 def order_test(order: Sequence[float], scores: Sequence[float]) -> Estimate:
-    """Does the score rise with the expected order? Spearman's rho with a one-sided exact
-    permutation p-value (scipy ``permutation_test`` over all pairings for up to 8 units)."""
-    from scipy.stats import permutation_test, spearmanr
-
+    """Does the score rise with the expected order? Spearman's rho with a one-sided permutation
+    p-value (scipy ``permutation_test``: every ordering of up to 7 units, so with 6 checkpoints
+    the least p is 1/720) and a bootstrap interval from :data:`MIN_BOOTSTRAP` units."""
     x, y = np.asarray(order, dtype=float), np.asarray(scores, dtype=float)
     if len(x) < 3 or np.ptp(y) == 0:
         return Estimate(None, len(x), method="spearman, permutation")
-    rho = float(spearmanr(x, y).statistic)
-    result = permutation_test(  # one sample permuted: all n! orderings when n! <= resamples
-        (y,),
-        lambda b: spearmanr(x, b).statistic,
-        permutation_type="pairings",
-        vectorized=False,
-        n_resamples=9999,
-        alternative="greater",
-        rng=np.random.default_rng(SEED),
-    )
-    low, high = bootstrap((x, y), lambda a, b: float(spearmanr(a, b).statistic))
-    return Estimate(rho, len(x), low, high, float(result.pvalue), "spearman, one-sided permutation p")
+    estimate = _correlation(x, y, _spearman_stat, "spearman", alternative="greater")
+    return estimate

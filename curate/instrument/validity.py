@@ -43,23 +43,13 @@ def measures(
         for column in columns_for(path, columns):
             value = metric(column)
             if value is not None:
-                out.setdefault(f"{Path(path).name} [{column.method}]", {})[column.model] = value
+                out.setdefault(f"{Path(path).name} · {column.method}", {})[model_label(column.model)] = value
         digest = file_sha256(path)
         for result in model_level:
             if result.data_sha256 == digest:
-                name = f"{Path(path).name} [{result.method}] {result.statistic}"
-                out.setdefault(name, {})[result.model] = result.value
+                name = f"{Path(path).name} · {result.method} {result.statistic}"
+                out.setdefault(name, {})[model_label(result.model)] = result.value
     return out
-
-
-def _kendall_ci(x: np.ndarray, y: np.ndarray) -> stats.Estimate:
-    from scipy.stats import kendalltau
-
-    if len(x) < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
-        return stats.Estimate(None, len(x), method="kendall")
-    result = kendalltau(x, y)
-    low, high = stats.bootstrap((x, y), lambda a, b: float(kendalltau(a, b).statistic))
-    return stats.Estimate(float(result.statistic), len(x), low, high, float(result.pvalue), "kendall tau-b")
 
 
 def convergent_validity(
@@ -83,13 +73,13 @@ def convergent_validity(
                 "measure_b": b,
                 "models": models,
                 "spearman": stats.spearman(x, y).to_dict(),
-                "kendall": _kendall_ci(x, y).to_dict(),
+                "kendall": stats.kendall(x, y).to_dict(),
             }
         )
     scores = Table(
         "Model scores per measure",
         ["model", *table],
-        [[model_label(m), *("-" if m not in table[k] else f"{100 * table[k][m]:.2f}" for k in table)]
+        [[m, *("-" if m not in table[k] else f"{100 * table[k][m]:.2f}" for k in table)]
          for m in sorted({m for v in table.values() for m in v})],
         "% of pairs preferring the more stereotyping sentence, per model and measure (file and "
         "scoring method); for StereoSet files the SS (% of items whose stereotype is preferred). "
@@ -101,9 +91,11 @@ def convergent_validity(
         [[r["measure_a"], r["measure_b"], str(len(r["models"])),
           stats.Estimate.from_dict(r["spearman"]).text(2), stats.Estimate.from_dict(r["kendall"]).text(2)]
          for r in rows],
-        "Measures of one construct should rank models alike (rho and tau near 1). The interval "
-        "is a bootstrap over models: with fewer than 5 models it is undefined or spans most of "
-        "[-1, 1], and a p-value of the correlation cannot fall below 0.05 with 4 models or fewer.",
+        "Measures of one construct should rank models alike (rho and tau near 1). p: two-sided "
+        "permutation test over every ordering of the models (so with 4 models it cannot fall "
+        f"below 2/24 = 0.083, and with fewer than 5 models no p can reach 0.05). The interval is "
+        f"a bootstrap over models, given from {stats.MIN_BOOTSTRAP} models: with fewer the "
+        "resamples hold a handful of values and the table says 'n too small for an interval'.",
     )
     return InstrumentReport(
         kind="validity",

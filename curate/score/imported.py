@@ -63,17 +63,28 @@ class ImportResult:
     swapped_rows: int
     published_metric: float | None
     disagreements: tuple[int, ...] = ()
+    swapped: tuple[int, ...] = ()
+    #: (line, kind) of the rows --skip-bad-rows left out
+    skipped: tuple[tuple[int, str], ...] = ()
     provenance: dict[str, Any] = field(default_factory=dict)
 
 
-def read_published(path: Path) -> list[PublishedRow]:
+def read_published(path: Path, skip_bad_rows: bool = False) -> list[PublishedRow]:
     """The rows of a ``metric.py``-format CSV (header checked, numbers parsed), in any column
-    order (the index column unnamed, or ``id``).
+    order (the index column unnamed, or ``id``). Unusable rows are refused all in one message,
+    or with ``skip_bad_rows`` left out (read them back with :func:`read_published_with_skipped`).
 
     A file in a legacy encoding (the Dutch CrowS-Pairs outputs are Mac Roman, as their dataset)
     is decoded with evidence or refused naming the line (:mod:`curate.formats.encoding`); the
     encoding is recorded in the summary (:func:`published_encoding`).
     """
+    return read_published_with_skipped(path, skip_bad_rows)[0]
+
+
+def read_published_with_skipped(
+    path: Path, skip_bad_rows: bool = False
+) -> tuple[list[PublishedRow], list[tuple[int, str]]]:
+    """:func:`read_published` and the (line, kind) of every row left out."""
     text = _published_text(path).text
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff"), newline=""))
     missing = [c for c in REQUIRED if c not in (reader.fieldnames or ())]
@@ -83,37 +94,57 @@ def read_published(path: Path) -> list[PublishedRow]:
             f"the columns {', '.join(REQUIRED)}, score"
         )
     rows = []
+    bad: list[tuple[int, str]] = []
     line = 2
     try:
         for row in reader:
             more = _finite(row.get("sent_more_score"))
             less = _finite(row.get("sent_less_score"))
-            if more is None or less is None:
-                raise InputError(
-                    f"{path}: line {line}: sent_more_score and sent_less_score must be finite "
-                    "numbers"
-                )
             published = (row.get("score") or "").strip()
             verdict = _finite(published) if published else None
-            if published and verdict not in (0.0, 1.0):
-                raise InputError(
-                    f"{path}: line {line}: score must be 0 or 1 (metric.py's verdict), not "
-                    f"{published[:20]!r}"
+            if not (row.get("sent_more") or "").strip() and not (row.get("sent_less") or "").strip():
+                bad.append((line, "empty (no sentences)"))
+            elif more is None or less is None:
+                bad.append((line, "sent_more_score and sent_less_score must be finite numbers"))
+            elif published and verdict not in (0.0, 1.0):
+                bad.append((line, f"score must be 0 or 1 (metric.py's verdict), not {published[:20]!r}"))
+            else:
+                rows.append(
+                    PublishedRow(
+                        line,
+                        row.get("sent_more") or "",
+                        row.get("sent_less") or "",
+                        more,
+                        less,
+                        None if verdict is None else int(verdict),
+                    )
                 )
-            rows.append(
-                PublishedRow(
-                    line,
-                    row.get("sent_more") or "",
-                    row.get("sent_less") or "",
-                    more,
-                    less,
-                    None if verdict is None else int(verdict),
-                )
-            )
             line = reader.line_num + 1
     except csv.Error as exc:
         raise InputError(f"{path}: line {reader.line_num}: not a readable CSV row ({exc})") from None
-    return rows
+    if bad and not skip_bad_rows:
+        raise InputError(
+            describe_bad_rows(path, bad, len(rows) + len(bad))
+            + " (--skip-bad-rows imports the others and records these in summary.json)"
+        )
+    return rows, bad
+
+
+def describe_bad_rows(path: Path, bad: Sequence[tuple[int, str]], total: int) -> str:
+    """Every bad row in one sentence: how many, of which kinds, and the first lines (a file
+    with 70 empty rows is one message, not 70 runs)."""
+    kinds: dict[str, list[int]] = {}
+    for line, kind in bad:
+        kinds.setdefault(kind, []).append(line)
+    if len(bad) == 1:
+        line, kind = bad[0]
+        return f"{path}: line {line}: {kind}"
+    parts = [
+        f"{len(lines)} {'are' if len(lines) > 1 else 'is'} {kind} (line{'s' if len(lines) > 1 else ''} "
+        + ", ".join(str(n) for n in lines[:5]) + (", ..." if len(lines) > 5 else "") + ")"
+        for kind, lines in kinds.items()
+    ]
+    return f"{path}: {len(bad)} of {total} rows are unusable: " + "; ".join(parts)
 
 
 def _published_text(path: Path) -> Decoded:
@@ -151,11 +182,14 @@ def _preference(rows: Sequence[PublishedRow], prefer: str) -> str:
     return "higher" if 2 * higher >= len(voted) else "lower"
 
 
-def _match(rows: Sequence[PublishedRow], pairs: Sequence[Pair], path: Path, data: str) -> list[tuple[Pair, bool]]:
-    """Each row's pair and whether its sentence columns are swapped; refuse any mismatch."""
-    if len(rows) != len(pairs):
+def _match(
+    rows: Sequence[PublishedRow], pairs: Sequence[Pair], path: Path, data: str, skipped: int = 0
+) -> list[tuple[Pair, bool]]:
+    """Each row's pair and whether its sentence columns are swapped; refuse any mismatch
+    (``skipped`` rows left out by --skip-bad-rows count towards the one row per pair)."""
+    if len(rows) + skipped != len(pairs):
         raise InputError(
-            f"{path}: {len(rows)} rows, but {data} has {len(pairs)} pairs; the published "
+            f"{path}: {len(rows) + skipped} rows, but {data} has {len(pairs)} pairs; the published "
             "output must hold one row per pair of the dataset it was computed on"
         )
     by_text: dict[tuple[str, str], list[int]] = {}
@@ -182,7 +216,7 @@ def _match(rows: Sequence[PublishedRow], pairs: Sequence[Pair], path: Path, data
                 + (" (or that pair already matched an earlier row)" if candidates else "")
                 + f": {row.sent_more[:60]!r} / {row.sent_less[:60]!r}"
             )
-        index = position if position in free else free[0]
+        index = position if position in free and not skipped else free[0]
         used.add(index)
         out.append((pairs[index], swapped))
     return out
@@ -195,14 +229,14 @@ def _words(text: str) -> str:
 
 
 def import_scores(
-    path: Path, pairs: Sequence[Pair], *, data: str, prefer: str = "auto"
+    path: Path, pairs: Sequence[Pair], *, data: str, prefer: str = "auto", skip_bad_rows: bool = False
 ) -> ImportResult:
     """Read a published output file and turn it into scores on ``pairs`` (``data`` names the
     dataset in messages)."""
     if prefer not in PREFERENCES:
         raise UsageError(f"--import-prefer must be one of {', '.join(PREFERENCES)}, not {prefer!r}")
-    rows = read_published(path)
-    matched = _match(rows, pairs, path, data)
+    rows, bad = read_published_with_skipped(path, skip_bad_rows)
+    matched = _match(rows, pairs, path, data, len(bad))
     chosen = _preference(rows, prefer)
     sign = 1.0 if chosen == "higher" else -1.0
     scores = []
@@ -224,6 +258,8 @@ def import_scores(
         swapped_rows=sum(s for _, s in matched),
         published_metric=100.0 * sum(published) / len(published) if published else None,
         disagreements=tuple(sorted(disagreements)),
+        swapped=tuple(sorted(pair.pair_id for pair, s in matched if s)),
+        skipped=tuple(bad),
     )
 
 
@@ -258,6 +294,8 @@ def import_summary(
             "published_metric_score": result.published_metric,
             "published_score_disagreements": len(result.disagreements),
             "disagreeing_pair_ids": list(result.disagreements),
+            "swapped_pair_ids": list(result.swapped),
+            "skipped_rows": [{"line": line, "why": kind} for line, kind in result.skipped],
         },
         "summary": summarize(result.scores, threshold=threshold, groups=groups),
     }
