@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import subprocess
 import sys
@@ -15,9 +14,9 @@ import pytest
 from curate.score.cache import CacheError, ScoreCache, context_key, open_cache, sentence_key
 from curate.score.engine import token_logprobs
 from curate.score.pll import batch_jobs, load_model, plan_jobs, plan_pairs, score_pairs
+from tests.conftest import repo_env
 from tests.support.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir
 
-REPO = Path(__file__).resolve().parents[1]
 PAIRS = list(SAMPLE_PAIRS)
 
 
@@ -179,11 +178,9 @@ _KILLED_RUN = textwrap.dedent(
 
 def test_resume_after_kill_9_is_identical(lm, tmp_path):
     path = tmp_path / "cache.sqlite"
-    env = {**os.environ, "PYTHONPATH": str(REPO), "OMP_NUM_THREADS": "1"}
     run = subprocess.run(
         [sys.executable, "-c", _KILLED_RUN, str(tiny_model_dir("bert")), str(path)],
-        cwd=REPO,
-        env=env,
+        env=repo_env(OMP_NUM_THREADS="1"),
         capture_output=True,
         text=True,
         timeout=300,
