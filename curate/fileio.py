@@ -45,11 +45,11 @@ import shutil
 import stat
 import tempfile
 import time
-import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO
 
+from curate import tomltext
 from curate.errors import InputError, OutputError
 
 #: The source registry's file name; files it names in its own directory are pinned.
@@ -202,7 +202,7 @@ def _pinned_by(path: Path, key: tuple[int, int]) -> str | None:
     if path.name == REGISTRY_NAME:
         return "the source registry"
     try:
-        table = tomllib.loads(registry.read_text(encoding="utf-8"))
+        table = tomltext.loads(registry.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     for entry in table.values():

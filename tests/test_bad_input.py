@@ -1866,6 +1866,42 @@ SURFACES = [
     ),
 ]
 
+DEEP_TOML = "[" * 5000 + "1" + "]" * 5000
+DEEP_INLINE = "{a = " * 5000 + "1" + "}" * 5000
+
+ISSUE36 = [
+    C(
+        "sweep-plan-nested-5000-deep",
+        ("sweep", "plan.toml"),
+        ("plan.toml", "not valid TOML", "nested deeper than"),
+        plan(PLAN.replace("[[version]]", f"methods = {DEEP_TOML}\n\n[[version]]")),
+    ),
+    C(
+        "sweep-plan-inline-tables-5000-deep",
+        ("sweep", "plan.toml"),
+        ("plan.toml", "not valid TOML", "nested deeper than"),
+        plan(PLAN.replace('output = "out"', f"output = {DEEP_INLINE}")),
+    ),
+    C(
+        "config-nested-5000-deep",
+        ("stats",),
+        ("pyproject.toml", "nested deeper than"),
+        append_config(f"\nx = {DEEP_TOML}\n"),
+    ),
+    C(
+        "recipe-nested-5000-deep",
+        ("publish", VERSION),
+        ("recipe.toml", "nested deeper than"),
+        text(f"data/clean/{VERSION}/recipe.toml", f"x = {DEEP_TOML}\n"),
+    ),
+    C(
+        "sources-nested-5000-deep",
+        ("fetch", "crows-pairs"),
+        ("sources.toml", "nested deeper than"),
+        text("data/raw/sources.toml", f"x = {DEEP_TOML}\n"),
+    ),
+]
+
 CASES = [
     *BAD_CSV,
     *BAD_OUTPUTS,
@@ -1880,6 +1916,7 @@ CASES = [
     *SCORE_GUARDS,
     *ISSUE25,
     *SURFACES,
+    *ISSUE36,
 ]
 
 

@@ -29,6 +29,7 @@ from tests.support.fuzzing import (
     HOSTILE,
     WORK,
     check,
+    deep_nesting,
     folder_value,
     load_folder_case,
     mutate_json,
@@ -339,9 +340,11 @@ def test_mutated_sweep_plans(data: st.DataObject) -> None:
     import tomli_w
 
     root = _plan_project()
-    kind = data.draw(st.sampled_from(["bytes", "any value", "known keys"]))
+    kind = data.draw(st.sampled_from(["bytes", "any value", "known keys", "deep"]))
     if kind == "bytes":
         raw = data.draw(mutations(BASE_PLAN.encode("utf-8")))
+    elif kind == "deep":  # arrays or inline tables nested up to thousands deep (issue 36)
+        raw = data.draw(deep_nesting(BASE_PLAN.encode("utf-8")))
     elif kind == "any value":  # one value somewhere replaced by any TOML value
         document = mutate_json(data, tomllib.loads(BASE_PLAN), toml_values)
         raw = tomli_w.dumps(document).encode("utf-8", "surrogatepass")

@@ -90,6 +90,20 @@ def mutations(draw: st.DrawFn, data: bytes) -> bytes:
     return data
 
 
+@st.composite
+def deep_nesting(draw: st.DrawFn, data: bytes) -> bytes:
+    """``data`` with a value replaced by arrays or inline tables nested 50-5,000 deep (parsers
+    that recurse per level die with RecursionError far below that)."""
+    depth = draw(st.sampled_from([50, 101, 400, 1000, 5000]))
+    opener, closer = draw(st.sampled_from([("[", "]"), ("{a = ", "}"), ("[{a = ", "}]")]))
+    value = (opener * depth + "1" + closer * depth).encode()
+    lines = data.split(b"\n")
+    at = draw(st.sampled_from([i for i, line in enumerate(lines) if b" = " in line] or [0]))
+    key = lines[at].split(b" = ", 1)[0] if b" = " in lines[at] else b"x"
+    lines[at] = key + b" = " + value
+    return b"\n".join(lines)
+
+
 def mutate_json(data: st.DataObject, value: Any, leaves: st.SearchStrategy[Any] = json_values) -> Any:
     """``value`` with one node (at a random path) replaced by a drawn ``leaves`` value."""
     import copy
