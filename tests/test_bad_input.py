@@ -1426,6 +1426,19 @@ def stereoset_without(kind: str) -> Callable[[Path], None]:
     return setup
 
 
+def stereoset_emptied(kind: str) -> Callable[[Path], None]:
+    """ss.json with no item of ``kind`` (the list there, empty)."""
+
+    def setup(root: Path) -> None:
+        from tests.support.stereoset_data import stereoset_document, write_stereoset
+
+        document = stereoset_document()
+        document["data"][kind] = []
+        write_stereoset(root / "ss.json", document)
+
+    return setup
+
+
 def published_then_edited(root: Path) -> None:
     result = runner.invoke(app, ["publish", VERSION])
     assert result.exit_code == 0, result.stderr
@@ -1899,6 +1912,18 @@ ISSUE36 = [
         ("fetch", "crows-pairs"),
         ("sources.toml", "nested deeper than"),
         text("data/raw/sources.toml", f"x = {DEEP_TOML}\n"),
+    ),
+    C(
+        "score-stereoset-intersentence-only-masked-lm-without-nsp",
+        ("score", "ss.json", "-m", TINY),
+        ("ss.json", "no item left", "intersentence", "next-sentence-prediction head", "stereoset-pll"),
+        stereoset_emptied("intrasentence"),
+    ),
+    C(
+        "score-stereoset-intersentence-only-stereoset-mlm",
+        ("score", "ss.json", "-m", TINY, "--method", "stereoset-mlm"),
+        ("ss.json", "intersentence", "stereoset-pll"),
+        stereoset_emptied("intrasentence"),
     ),
 ]
 
