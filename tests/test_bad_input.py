@@ -1925,6 +1925,29 @@ ISSUE36 = [
         ("ss.json", "intersentence", "stereoset-pll"),
         stereoset_emptied("intrasentence"),
     ),
+    C(
+        "sweep-plan-methods-empty",
+        ("sweep", "plan.toml"),
+        ("plan.toml", "[[model]] 1", "methods names none"),
+        plan(PLAN.replace("[[version]]", "methods = []\n\n[[version]]")),
+    ),
+    C(
+        "sweep-plan-methods-blank",
+        ("sweep", "plan.toml"),
+        ("plan.toml", "[[model]] 1", "methods names none"),
+        plan(PLAN.replace("[[version]]", 'methods = [" , "]\n\n[[version]]')),
+    ),
+    C(
+        "config-score-methods-empty",
+        ("score", "pairs.csv", "-m", TINY),
+        ("[tool.curate.score]", "methods names none"),
+        append_config("\n[tool.curate.score]\nmethods = []\n"),
+    ),
+    C(
+        "score-method-option-empty",
+        ("score", "pairs.csv", "-m", TINY, "--method", ""),
+        ("methods names none",),
+    ),
 ]
 
 CASES = [

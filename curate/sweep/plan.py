@@ -184,7 +184,7 @@ def _model(table: Any, index: int, source: Path, labels: set[str]) -> ModelSpec:
         raise PlanError(f"{where}: label {label!r} is used twice; give each model its own label")
     labels.add(label)
     try:
-        methods = parse_methods(values.get("methods", ()))
+        methods = parse_methods(values.get("methods", ()), required="methods" in values)
     except UsageError as exc:
         raise PlanError(f"{where}: {exc}") from None
     device = values.get("device", "auto")
