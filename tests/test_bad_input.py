@@ -826,6 +826,18 @@ BAD_DECISION_LINES = {
         '{"pair_id": 3, "action": "drop", "reason": "x", "votes": {"a": {"b": {"c": 1}}}}',
         "votes.a",
     ),
+    "votes-a-list": (  # issue 36: it named a votes.a.bool field the file does not have
+        '{"pair_id": 3, "action": "drop", "reason": "x", "votes": {"a": [1, 2, {"b": [3]}]}}',
+        "votes.a must be true or false, an integer, a number, a string or an object, got a list",
+    ),
+    "votes-a-b-a-list": (
+        '{"pair_id": 3, "action": "drop", "reason": "x", "votes": {"a": {"b": [1]}}}',
+        "votes.a.b must be true or false, an integer, a number or a string, got a list",
+    ),
+    "votes-too-long": (
+        '{"pair_id": 3, "action": "drop", "reason": "x", "votes": {"a": "' + "v" * 300 + '"}}',
+        "votes.a is 300 characters long",
+    ),
     "huge-count": (
         '{"pair_id": 3, "action": "drop", "reason": "x", "n_annotators": 1' + "0" * 40 + "}",
         "n_annotators is",
