@@ -1960,6 +1960,18 @@ ISSUE36 = [
         ("score", "pairs.csv", "-m", TINY, "--method", ""),
         ("methods names none",),
     ),
+    C(
+        "explore-every-summary-unreadable",
+        ("explore", "raw", "--scores", "scored"),
+        ("scored", "no usable score set", "summary.json", "not readable JSON"),
+        score_folder(summary="{"),
+    ),
+    C(
+        "explore-every-summary-not-a-score-summary",
+        ("explore", "raw", "--scores", "scored"),
+        ("scored", "no usable score set", "no method"),
+        score_folder(summary="[1]"),
+    ),
 ]
 
 CASES = [
