@@ -7,8 +7,6 @@ failed check, 2 usage or input error).
 
 from __future__ import annotations
 
-import sys
-
 import typer
 
 from curate import __version__
@@ -64,5 +62,8 @@ instrument_commands.register(app)
 
 
 def main() -> None:
-    """Console-script entry point."""
-    sys.exit(app())
+    """The CLI, as the console script runs it (see :mod:`curate.__main__`, the entry point,
+    which imports this module inside its Ctrl-C handler)."""
+    from curate.__main__ import main as entry
+
+    entry()
