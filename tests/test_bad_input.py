@@ -1639,6 +1639,18 @@ def published_for_pairs(change: Callable[[int, list[str]], list[str]]) -> Callab
     return text("published.csv", out.getvalue())
 
 
+def published_without_score(root: Path) -> None:
+    """A metric.py-like output for pairs.csv without the ``score`` (verdict) column."""
+    import csv
+
+    published_for_pairs(lambda n, row: row)(root)
+    path = root / "published.csv"
+    rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
+    out = root / "published.csv"
+    with out.open("w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle, lineterminator="\n").writerows(r[:5] + r[6:] for r in rows)
+
+
 def cell(index: int, value: str, row: int = 0) -> Callable[[int, list[str]], list[str]]:
     return lambda n, r: [value if (n == row and i == index) else c for i, c in enumerate(r)]
 
@@ -1959,6 +1971,30 @@ ISSUE36 = [
         "score-method-option-empty",
         ("score", "pairs.csv", "-m", TINY, "--method", ""),
         ("methods names none",),
+    ),
+    C(
+        "import-without-a-score-column",
+        ("score", "pairs.csv", "--import", "published.csv", "-m", "bert"),
+        ("published.csv", "no published score", "--import-prefer higher", "lower"),
+        published_without_score,
+    ),
+    C(
+        "import-with-method",
+        ("score", "pairs.csv", "--import", "published.csv", "-m", "bert", "--method", "aul"),
+        ("--import", "runs no model", "--method"),
+        published_for_pairs(lambda n, row: row),
+    ),
+    C(
+        "import-with-cache-and-dtype",
+        ("score", "pairs.csv", "--import", "published.csv", "-m", "bert", "--cache", "c.sqlite",
+         "--dtype", "bfloat16"),
+        ("--import", "--dtype", "--cache"),
+        published_for_pairs(lambda n, row: row),
+    ),
+    C(
+        "import-prefer-without-import",
+        ("score", "pairs.csv", "-m", "bert", "--import-prefer", "lower"),
+        ("--import-prefer", "only applies with --import"),
     ),
     C(
         "explore-every-summary-unreadable",

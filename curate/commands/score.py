@@ -59,6 +59,28 @@ class DType(StrEnum):
     bfloat16 = "bfloat16"
 
 
+def _refuse_options_that_do_not_apply(
+    importing: bool, *, model_run: dict[str, Any], import_only: dict[str, Any]
+) -> None:
+    """An option that the chosen path ignores is a UsageError, never dropped without a word:
+    ``--import`` runs no model, so its options (method, cache, device...) would not be used,
+    and the ``--import-*`` options mean nothing without ``--import``."""
+    given = [
+        name
+        for name, value in (model_run if importing else import_only).items()
+        if value is not None and value is not False and value != []
+    ]
+    if not given:
+        return
+    names = ", ".join(given)
+    if importing:
+        raise UsageError(
+            f"--import reads published scores and runs no model, so {names} would be ignored; "
+            "leave it out (the method of an import is imported:<source>, see --import-source)"
+        )
+    raise UsageError(f"{names} only applies with --import FILE")
+
+
 def register(app: typer.Typer) -> None:
     """Add the score command to ``app``."""
     app.command("score")(score)
@@ -151,12 +173,16 @@ def score(
             "imported:<source>. Rows are matched to pairs by their sentences; a mismatch is refused."
         ),
     ),
-    import_source: str = typer.Option(
-        "metric.py", "--import-source", help=literal_help("The <source> of method imported:<source>.")
+    import_source: str | None = typer.Option(
+        None,
+        "--import-source",
+        help=literal_help("The <source> of method imported:<source>."),
+        show_default="metric.py",
     ),
-    prefer: str = typer.Option(
-        "auto",
+    prefer: str | None = typer.Option(
+        None,
         "--import-prefer",
+        show_default="auto",
         help="With --import: which sentence score wins, higher (metric.py), lower, or auto "
         "(the one the published score column agrees with).",
     ),
@@ -178,10 +204,22 @@ def score(
     note when it has none. Methods:
     """
     input_format = dataset_format(input_format)
+    _refuse_options_that_do_not_apply(
+        import_file is not None,
+        model_run={
+            "--method": methods, "--batch-size": batch_size, "--threads": threads,
+            "--device": device, "--dtype": dtype, "--cache": cache, "--no-cache": no_cache,
+            "--lowercase/--no-lowercase": lowercase,
+        },
+        import_only={"--import-source": import_source, "--import-prefer": prefer},
+    )
     if import_file is not None:
         from curate.commands.score_import import run_import
 
-        summary = run_import(path, import_file, models, import_source, prefer, out_dir, input_format, threshold)
+        summary = run_import(
+            path, import_file, models, import_source or "metric.py", prefer or "auto", out_dir,
+            input_format, threshold,
+        )
         if fmt is ReportFormat.json:
             print_json({"models": [summary]})
         else:
