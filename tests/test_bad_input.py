@@ -148,10 +148,11 @@ def replace_config(content: str) -> Callable[[Path], None]:
     return text("pyproject.toml", content)
 
 
-def chain(*setups: Callable[[Path], None]) -> Callable[[Path], None]:
+def chain(*setups: Callable[[Path], None] | None) -> Callable[[Path], None]:
     def setup(root: Path) -> None:
         for s in setups:
-            s(root)
+            if s is not None:
+                s(root)
 
     return setup
 
@@ -1451,6 +1452,13 @@ def stereoset_emptied(kind: str) -> Callable[[Path], None]:
     return setup
 
 
+def stereoset_file(root: Path) -> None:
+    """ss.json: a small StereoSet file with both kinds of item."""
+    from tests.support.stereoset_data import stereoset_document, write_stereoset
+
+    write_stereoset(root / "ss.json", stereoset_document())
+
+
 def published_then_edited(root: Path) -> None:
     result = runner.invoke(app, ["publish", VERSION])
     assert result.exit_code == 0, result.stderr
@@ -1995,6 +2003,61 @@ ISSUE36 = [
         "import-prefer-without-import",
         ("score", "pairs.csv", "-m", "bert", "--import-prefer", "lower"),
         ("--import-prefer", "only applies with --import"),
+    ),
+    *(
+        C(  # issue 36 item 15: the cache is checked before any model loads (15-37 s for a big one)
+            f"score-{name}-refused-before-the-model-loads",
+            ("score", data, "-m", "models/broken", *extra),
+            words,
+            chain(setup, damaged_weights(lambda data: data[: len(data) // 2])),
+            absent=("model.safetensors",),
+        )
+        for name, data, extra, words, setup in [
+            ("cache-damaged-past-its-schema", "pairs.csv", (), ("scores.sqlite", "damaged"),
+             cache_damaged_past_its_schema),
+            ("truncated-cache", "pairs.csv", (), ("scores.sqlite", "delete it"), truncated_cache),
+            ("garbage-cache", "pairs.csv", (), ("scores.sqlite", "delete it"),
+             text(".curate-cache/scores.sqlite", bytes(range(256)) * 64)),
+            ("cache-under-a-file", "pairs.csv", ("--cache", "pairs.csv/c.sqlite"),
+             ("pairs.csv/c.sqlite",), None),
+            ("stereoset-cache-damaged-past-its-schema", "ss.json", (),
+             ("scores.sqlite", "damaged"), chain(cache_damaged_past_its_schema, stereoset_file)),
+        ]
+    ),
+    C(  # issue 36 item 17: one rule for every writer of an output set, checked before the model
+        "score-column-file-a-link-to-outside",
+        ("score", "pairs.csv", "-m", "models/broken", "-o", "out"),
+        ("out/broken/scores.csv", "symbolic link"),
+        chain(
+            damaged_weights(lambda data: data[: len(data) // 2]),
+            text("outside/kept.csv", "not a score file\n"),
+            text("out/broken/summary.json", "{}"),
+            symlink("out/broken/scores.csv", "../../outside/kept.csv"),
+        ),
+        absent=("model.safetensors",),
+    ),
+    C(
+        "score-method-column-summary-a-link",
+        ("score", "pairs.csv", "-m", "models/broken", "-o", "out"),
+        ("out/broken/aul/summary.json", "symbolic link"),
+        chain(
+            damaged_weights(lambda data: data[: len(data) // 2]),
+            text("outside.json", "{}"),
+            directory("out/broken/aul"),
+            symlink("out/broken/aul/summary.json", "../../../outside.json"),
+        ),
+        absent=("model.safetensors",),
+    ),
+    C(
+        "import-column-file-a-link-to-outside",
+        ("score", "pairs.csv", "--import", "published.csv", "-m", "bert", "-o", "out"),
+        ("out/bert/imported-metric.py/scores.csv", "symbolic link"),
+        chain(
+            published_for_pairs(lambda n, row: row),
+            text("outside.csv", "kept\n"),
+            directory("out/bert/imported-metric.py"),
+            symlink("out/bert/imported-metric.py/scores.csv", "../../../outside.csv"),
+        ),
     ),
     C(
         "explore-every-summary-unreadable",

@@ -40,6 +40,7 @@ from curate.fileio import check_output_dir
 from curate.formats import log_warnings, read_dataset
 from curate.modelnames import model_slug
 from curate.pairs import BIAS_TYPES
+from curate.score.files import check_column_folders
 from curate.score.methods import METHODS
 
 
@@ -252,6 +253,7 @@ def score(
     dataset = read_dataset(path, input_format)
     out_dir = out_dir or cfg.output_dir / "score" / (data_name or path.stem)
     check_output_dir(out_dir)  # a folder that cannot be written fails now, not after scoring
+    check_column_folders(out_dir, slugs)  # and so does a score file that is a link or an input
     cache_path = score_cache_path(cfg, cache, no_cache)
     scoring = benchmark_of(dataset).scoring
     route = scoring.score_file

@@ -453,6 +453,7 @@ def test_cli_score_import_has_the_per_type_rows(small_versions: tuple[Path, Path
     result = runner.invoke(
         app,
         ["score", str(small_versions[0]), "--import", str(published), "-m", "published",
+         "--import-prefer", "higher",  # no verdict column to tell it
          "--out", str(tmp_path / "out"), "--format", "json"],
     )
     assert result.exit_code == 0, result.output
