@@ -33,6 +33,7 @@ import pytest
 from typer.testing import CliRunner
 
 from curate.cli import app
+from curate.config import load_config
 from curate.fileio import sha256_file
 from curate.findings import Finding, write_findings
 from curate.formats import write_pairs
@@ -1452,6 +1453,31 @@ def stereoset_emptied(kind: str) -> Callable[[Path], None]:
     return setup
 
 
+def published_then(change: Callable[[Path], None]) -> Callable[[Path], None]:
+    """VERSION published, then its dist folder changed by ``change``."""
+
+    def setup(root: Path) -> None:
+        result = runner.invoke(app, ["publish", VERSION])
+        assert result.exit_code == 0, result.stderr
+        change(root / "data" / "clean" / VERSION / "dist")
+
+    return setup
+
+
+def _added_task(dist: Path) -> None:
+    folder = next(p for p in dist.iterdir() if p.is_dir())  # the lm-eval task folder
+    (folder / "evil.yaml").write_text("task: evil\n", encoding="utf-8")
+
+
+def _linked_to_a_copy_outside(dist: Path) -> None:
+    """A release file replaced by a link to a byte-identical copy outside the project."""
+    name = "crows_pairs_revised.csv"
+    outside = dist.parents[4] / name  # beside the project folder
+    outside.write_bytes((dist / name).read_bytes())
+    (dist / name).unlink()
+    (dist / name).symlink_to(outside)
+
+
 def stereoset_file(root: Path) -> None:
     """ss.json: a small StereoSet file with both kinds of item."""
     from tests.support.stereoset_data import stereoset_document, write_stereoset
@@ -2057,6 +2083,42 @@ ISSUE36 = [
             text("outside.csv", "kept\n"),
             directory("out/bert/imported-metric.py"),
             symlink("out/bert/imported-metric.py/scores.csv", "../../../outside.csv"),
+        ),
+    ),
+    C(  # issue 36 item 6
+        "publish-over-a-release-with-an-added-task-file",
+        ("publish", VERSION),
+        ("evil.yaml", "not a file of the release", "immutable"),
+        published_then(_added_task),
+        absent=("byte-identical",),
+    ),
+    C(
+        "publish-over-a-release-with-an-added-top-file",
+        ("publish", VERSION),
+        ("extra.csv", "not a file of the release"),
+        published_then(lambda dist: (dist / "extra.csv").write_text("x\n", encoding="utf-8")),
+    ),
+    C(
+        "publish-over-a-release-with-an-added-folder",
+        ("publish", VERSION),
+        ("more", "not a file of the release"),
+        published_then(lambda dist: (dist / "more").mkdir()),
+    ),
+    C(  # issue 36 item 7
+        "publish-over-a-release-file-linked-outside",
+        ("publish", VERSION),
+        ("crows_pairs_revised.csv", "symbolic link"),
+        published_then(_linked_to_a_copy_outside),
+    ),
+    C(
+        "publish-next-over-a-previous-release-with-an-added-file",
+        ("publish", NEXT),
+        ("extra.csv", "not a file of the release"),
+        chain(
+            published_then(lambda dist: (dist / "extra.csv").write_text("x\n", encoding="utf-8")),
+            lambda root: write_recipe(
+                load_config(root), NEXT, recipe_text(sha256_file(load_config(root).data), NEXT, previous=VERSION)
+            ),
         ),
     ),
     C(
