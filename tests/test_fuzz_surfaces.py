@@ -26,7 +26,9 @@ from hypothesis import strategies as st
 
 from curate.pairs import write_pairs
 from tests.support.fuzzing import (
+    DIR,
     HOSTILE,
+    LINK,
     WORK,
     check,
     deep_nesting,
@@ -488,19 +490,26 @@ def _release_project() -> tuple[Any, dict[str, bytes]]:
 def _republish(value: dict[str, str]) -> None:
     """Put ``value`` in place of 1.0.0's dist, then check 1.0.0 again and build 1.1.0 on it:
     each either works or says in one sentence what is wrong with the published files."""
-    import contextlib
     import shutil
 
     from curate.errors import CurateError
     from curate.release.publish import publish
     from curate.release.versions import dist_dir
 
-    cfg, _ = _release_project()
+    cfg, files = _release_project()
     shutil.rmtree(dist_dir(cfg, "1.1.0"), ignore_errors=True)
     write_folder(dist_dir(cfg, "1.0.0"), value)
-    with contextlib.suppress(CurateError):
+    foreign = sorted(k for k in value if k not in files)  # added files, folders, links
+    try:
         publish(cfg, "1.0.0")
+    except CurateError:
+        pass
+    else:  # the oracle of issue 36: an added entry or a link is an edit, never "unchanged"
+        assert not foreign, f"publish accepted a release folder holding {foreign}"
     publish(cfg, "1.1.0")
+
+
+_entry_names = st.from_regex(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,11}", fullmatch=True)
 
 
 @given(data=st.data())
@@ -508,10 +517,29 @@ def test_mutated_releases(data: st.DataObject) -> None:
     from curate.release.publish import SUMS_NAME, format_sums
 
     _, files = _release_project()
-    name = mutate_one_file(data, files)
-    if name != SUMS_NAME and data.draw(st.booleans()):  # edited and resealed: SHA256SUMS agrees
-        files[SUMS_NAME] = format_sums({k: v for k, v in files.items() if k != SUMS_NAME}).encode()
-    value = folder_value(files)
+    added: dict[str, str] = {}
+    if data.draw(st.integers(0, 3)) == 0:  # an entry added or a file linked (issue 36)
+        name = data.draw(st.sampled_from(sorted(files)))
+        folder = name.rpartition("/")[0]
+        kind = data.draw(st.sampled_from(["file", "folder", "link", "link outside"]))
+        new = f"{folder + '/' if folder and data.draw(st.booleans()) else ''}{data.draw(_entry_names)}"
+        if kind == "file" and new not in files:
+            added[new] = data.draw(st.sampled_from(["task: evil\n", "", "1,2\n"]))
+        elif kind == "folder" and new not in files:
+            added[DIR + new] = ""
+        elif kind == "link":  # to a byte-identical copy in the project, then delete the file
+            copy = WORK / "release-copies" / name.replace("/", "_")
+            copy.parent.mkdir(exist_ok=True)
+            copy.write_bytes(files.pop(name))
+            added[LINK + name] = str(copy)
+        else:
+            added[LINK + name] = "/dev/null" if data.draw(st.booleans()) else "../../../../nowhere"
+            files.pop(name)
+    else:
+        name = mutate_one_file(data, files)
+        if name != SUMS_NAME and data.draw(st.booleans()):  # edited and resealed
+            files[SUMS_NAME] = format_sums({k: v for k, v in files.items() if k != SUMS_NAME}).encode()
+    value = {**folder_value(files), **added}
     check("release", value, lambda: _republish(value))
 
 

@@ -177,14 +177,26 @@ def folder_value(files: dict[str, bytes]) -> dict[str, str]:
     return {name: data.decode("utf-8", "surrogateescape") for name, data in sorted(files.items())}
 
 
+#: A folder value's key for a symbolic link: ``{"link:" + name: target}``; ``"dir:" + name``
+#: is an empty folder.
+LINK, DIR = "link:", "dir:"
+
+
 def write_folder(folder: Path, value: dict[str, str]) -> Path:
-    """The folder a :func:`folder_value` describes, written afresh under ``folder``."""
+    """The folder a :func:`folder_value` describes, written afresh under ``folder`` (keys
+    starting with :data:`LINK` are symbolic links to their value, :data:`DIR` empty folders)."""
     forget_inputs()
     shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
     for name, text in value.items():
-        path = folder / name
+        path = folder / name.removeprefix(LINK).removeprefix(DIR)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(text.encode("utf-8", "surrogateescape"))
+        if name.startswith(LINK):
+            path.symlink_to(text)
+        elif name.startswith(DIR):
+            path.mkdir(exist_ok=True)
+        else:
+            path.write_bytes(text.encode("utf-8", "surrogateescape"))
     return folder
 
 
