@@ -67,7 +67,8 @@ def winobias_folders(draw: st.DrawFn) -> dict[str, bytes]:
     for type_, split in draw(st.lists(st.sampled_from(subsets), min_size=1, max_size=4, unique=True)):
         numbers = draw(st.lists(_numbers, min_size=1, max_size=4))
         for side in ("pro", "anti"):
-            lines = "".join(f"{n} {draw(_body)}\n" for n in numbers)
+            end = draw(st.sampled_from(["\n", "\r\n"]))  # Windows line ends too (issue 36)
+            lines = "".join(f"{n} {draw(_body)}{end}" for n in numbers)
             files[FILE_NAME.format(side=side, type=type_, split=split)] = lines.encode("utf-8")
     if draw(st.booleans()):
         for name in ("female_occupations.txt", "male_occupations.txt"):
@@ -137,17 +138,33 @@ def _winobias_base() -> dict[str, bytes]:
 def test_mutated_winobias_folders(data: st.DataObject) -> None:
     files = _winobias_base()
     name = data.draw(st.sampled_from(sorted(files)))
-    if data.draw(st.booleans()):
+    stray = False
+    kind = data.draw(st.sampled_from(["mutated", "added", "legacy", "folder"]))
+    folders: dict[str, str] = {}
+    if kind == "mutated":
         files[name] = data.draw(mutations(files[name]))
-    else:  # a file missing, or one more that is no WinoBias file
-        extra = data.draw(st.sampled_from(["pro_stereotyped_type2.txt.dev", "notes.txt", ""]))
+    elif kind == "legacy":  # a legacy encoding (issue 36): refused naming the file, or read
+        text = files[name].decode().replace("The", "Thé", 1)
+        files[name] = text.encode(data.draw(st.sampled_from(["cp1252", "latin-1", "utf-16", "utf-8-sig"])))
+    elif kind == "folder":  # a folder where a file is expected
+        del files[name]
+        folders[DIR + name] = ""
+    else:  # a file missing, or one more: no WinoBias file, or named like one but no subset
+        extra = data.draw(
+            st.sampled_from(
+                ["pro_stereotyped_type2.txt.dev", "notes.txt", "", "pro_stereotyped_type3.txt.dev",
+                 "anti_stereotyped_type1.txt.train", "pro_stereotyped_type1.txt"]
+            )
+        )
         if extra:
             files[extra] = data.draw(mutations(files[name]))
+            stray = extra.startswith(("pro_", "anti_")) and extra != "pro_stereotyped_type2.txt.dev"
         else:
             del files[name]
-    value = folder_value(files)
+    value = {**folder_value(files), **folders}
     folder = write_folder(WORK / "wb-mut", value)
-    check("winobias", value, lambda: _read_lint_write(folder))
+    read = check("winobias", value, lambda: _read_lint_write(folder))
+    assert not (stray and read is not None), "a file named like a WinoBias file was left out"
 
 
 def _replay_winobias(path: Path) -> None:
