@@ -22,8 +22,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from curate.errors import CurateError  # noqa: E402
 from curate.datasets import read_pairs  # noqa: E402
+from curate.errors import CurateError  # noqa: E402
 from curate.lint import LintSettings, lint_pairs  # noqa: E402
 from curate.lint.presets import preset_settings  # noqa: E402
 from curate.lint.quality import format_quality, measure, read_reviews, with_upstream  # noqa: E402

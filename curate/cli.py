@@ -7,8 +7,6 @@ failed check, 2 usage or input error).
 
 from __future__ import annotations
 
-import sys
-
 import typer
 
 from curate import __version__
@@ -21,6 +19,7 @@ from curate.commands import lint as lint_commands
 from curate.commands import release as release_commands
 from curate.commands import score as score_commands
 from curate.commands import sweep as sweep_commands
+from curate.interrupt import run_guarded
 
 app = typer.Typer(
     name="curate",
@@ -64,5 +63,6 @@ instrument_commands.register(app)
 
 
 def main() -> None:
-    """Console-script entry point."""
-    sys.exit(app())
+    """The CLI with Ctrl-C turned into one line (as the console script :mod:`curate.__main__`
+    runs it, which imports this module inside the same handler)."""
+    run_guarded(lambda: app)

@@ -22,6 +22,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field, ValidationError
 
+from curate import tomltext
 from curate.errors import InputError
 from curate.fileio import read_input_bytes
 from curate.records import Record, check_one_line, describe
@@ -114,7 +115,7 @@ def check_keys(table: Mapping[str, Any], known: Iterable[str], where: str) -> No
 def _read_toml(path: Path) -> dict[str, Any]:
     data = read_input_bytes(path)
     try:
-        return tomllib.loads(data.decode("utf-8"))
+        return tomltext.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 (invalid byte at offset {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:

@@ -45,11 +45,11 @@ import shutil
 import stat
 import tempfile
 import time
-import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO
 
+from curate import tomltext
 from curate.errors import InputError, OutputError
 
 #: The source registry's file name; files it names in its own directory are pinned.
@@ -202,7 +202,7 @@ def _pinned_by(path: Path, key: tuple[int, int]) -> str | None:
     if path.name == REGISTRY_NAME:
         return "the source registry"
     try:
-        table = tomllib.loads(registry.read_text(encoding="utf-8"))
+        table = tomltext.loads(registry.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     for entry in table.values():
@@ -611,6 +611,7 @@ def staged_output_dir(
     path = check_output_dir(path, need_bytes)
     carry = members is not None
     members = set(members or ())
+    check_output_members(path, members)
     with contextlib.ExitStack() as stack:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -648,6 +649,20 @@ def staged_output_dir(
             raise _write_error(path, exc) from None
 
 
+def check_output_members(path: Path | str, members: Iterable[str]) -> None:
+    """The rule of every writer of an output set, checked before anything is written (and
+    callable before long work): a member that exists as a symbolic link is refused (swapping
+    the set in would replace the link, and its target outside would silently stop being the
+    output), and so is a member file that is an input of the command or a pinned raw file."""
+    path = Path(path)
+    for member in sorted(members):
+        target = path / member
+        if os.path.islink(target):
+            raise _link_error(target)
+        if os.path.isfile(target):
+            check_output_path(target)
+
+
 def write_file_set(path: Path | str, files: Mapping[str, str | bytes]) -> list[Path]:
     """Write ``{name: content}`` into folder ``path`` as one set (see :func:`staged_output_dir`):
     all new files appear together, or none does. A name may hold a folder (``set/a.txt``):
@@ -656,11 +671,6 @@ def write_file_set(path: Path | str, files: Mapping[str, str | bytes]) -> list[P
     path = Path(path)
     need = sum(len(c.encode("utf-8") if isinstance(c, str) else c) for c in files.values())
     members = {name.split("/", 1)[0] for name in files}
-    for member in members:  # a member that is a link, an input or a pinned file is refused
-        if member in files:
-            check_output_path(path / member)
-        elif os.path.islink(path / member):
-            raise _link_error(path / member)
     with staged_output_dir(path, members, need_bytes=need) as staged:
         for name, content in files.items():
             if isinstance(content, str):

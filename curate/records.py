@@ -122,7 +122,10 @@ _EXPECTED = {
 
 def describe(exc: ValidationError, what: str = "record") -> str:
     """One sentence for the first problem of a validation error (missing fields all at once)."""
-    errors = exc.errors(include_url=False)
+    return _describe(exc.errors(include_url=False), what)
+
+
+def _describe(errors: list[Any], what: str) -> str:
     missing = [_field(e["loc"]) for e in errors if e["type"] == "missing"]
     if missing:
         return f"{what} lacks {', '.join(missing)}"
@@ -132,6 +135,21 @@ def describe(exc: ValidationError, what: str = "record") -> str:
     error = errors[0]
     field = _field(error["loc"])
     kind, value, ctx = error["type"], error.get("input"), error.get("ctx") or {}
+    union = _union_members(errors)
+    if len(union) > 1:
+        # pydantic reports a value that fits no member of a union once per member, with the
+        # member's name (``bool``, ``constrained-int``) as a step of the location: the field
+        # is the location without it. A member that took the value but not its content (a
+        # too-long string, a bad item inside) says what is wrong; else it must be any member.
+        depth = len(error["loc"])
+        told = [e for e in union if len(e["loc"]) > depth or e["type"] not in _EXPECTED]
+        if told:
+            return _describe(
+                [{**e, "loc": e["loc"][: depth - 1] + e["loc"][depth:]} for e in told], what
+            )
+        kinds = list(dict.fromkeys(_EXPECTED[e["type"]] for e in union))
+        expected = kinds[0] if len(kinds) == 1 else f"{', '.join(kinds[:-1])} or {kinds[-1]}"
+        return f"{_field(error['loc'][:-1])} must be {expected}, got {json_kind(value)}"
     if kind in _EXPECTED:
         return f"{field} must be {_EXPECTED[kind]}, got {json_kind(value)}"
     if kind == "literal_error":
@@ -150,6 +168,30 @@ def describe(exc: ValidationError, what: str = "record") -> str:
         message = str(ctx.get("error", error["msg"]))
         return f"{field} {message}" if field != "record" else message
     return f"{field}: {error['msg']}"
+
+
+def _union_members(errors: list[Any]) -> list[Any]:
+    """The leading errors that are one value failing each member of a union: the same value
+    at the same location but for the last step (the member's name), in at least two kinds of
+    error, and the errors under them when a member took the value (deeper locations)."""
+    first = errors[0]
+    loc = first["loc"]
+    if len(loc) < 2 or not isinstance(loc[-1], str):
+        return [first]
+    level = [
+        e
+        for e in errors
+        if len(e["loc"]) == len(loc)
+        and e["loc"][:-1] == loc[:-1]
+        and e.get("input") is first.get("input")
+    ]
+    if len({e["type"] for e in level}) < 2:
+        return [first]
+    return [
+        e
+        for e in errors
+        if e["loc"][: len(loc) - 1] == loc[:-1] and (e in level or len(e["loc"]) > len(loc))
+    ]
 
 
 def validate(model: type[Record], value: Any, what: str = "record") -> Any:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from curate import tomltext
 from curate.errors import ChecksumError, FetchError, InputError, UsageError
 from curate.fileio import check_output_path, open_input, protect, read_input_bytes, sha256_file
 
@@ -69,7 +70,7 @@ def load_sources(path: Path) -> dict[str, Source]:
     if not os.path.lexists(path):
         raise InputError(f"{path}: no such file; the source registry is data/raw/sources.toml")
     try:
-        table = tomllib.loads(read_input_bytes(path).decode("utf-8"))
+        table = tomltext.loads(read_input_bytes(path).decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 (byte offset {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:

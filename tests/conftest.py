@@ -1,11 +1,25 @@
-"""Shared fixtures: the real CrowS-Pairs file (fetched and verified) and small CSV builders."""
+"""Shared fixtures: a temporary project per test, the real CrowS-Pairs file and CSV builders.
+
+Every test runs in a temporary project (:func:`_temporary_project`): a fresh folder with the
+repository's ``[tool.curate]`` table and its committed source registry, made the working
+directory for the test and for every command or subprocess it starts. Commands find their
+project from the working directory, so no test can read what ``make demo`` left in the
+repository (its ``.curate-cache/``, ``build/``, fetched data, releases) nor write there.
+:func:`pytest_sessionfinish` checks that promise: the repository's data/, build/,
+annotations/ and .curate-cache/ folders and ``git status`` must be the same after the suite as
+before it, or the run fails naming what changed.
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
+import tomli_w
 
 from curate import sources
 from curate.benchmarks.crows_pairs.upstream import COLUMNS
@@ -13,17 +27,120 @@ from curate.benchmarks.crows_pairs.upstream import COLUMNS
 REPO = Path(__file__).resolve().parents[1]
 REGISTRY = REPO / "data" / "raw" / "sources.toml"
 
+#: The repository folders a test must never write (nor read, beyond their committed files).
+GUARDED = ("data", "build", "annotations", ".curate-cache")
+
+
+def _project_table() -> str:
+    """The repository's ``[tool.curate]`` table as TOML text (paths are project-relative)."""
+    table = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["tool"]["curate"]
+    return tomli_w.dumps({"tool": {"curate": table}})
+
+
+def skeleton_project(root: Path) -> Path:
+    """A project skeleton at ``root``: the repository's [tool.curate] and its source registry."""
+    (root / "data" / "raw").mkdir(parents=True, exist_ok=True)
+    (root / "pyproject.toml").write_text(_project_table(), encoding="utf-8")
+    shutil.copyfile(REGISTRY, root / "data" / "raw" / "sources.toml")
+    return root
+
+
+def repo_env(**extra: str) -> dict[str, str]:
+    """The environment for a subprocess run in the temporary project: the repository importable."""
+    path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
+    return {**os.environ, "PYTHONPATH": path, **extra}
+
+
+@pytest.fixture(autouse=True)
+def _temporary_project(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """Run the test in a fresh temporary project (its own folder, not the test's ``tmp_path``)."""
+    root = skeleton_project(tmp_path_factory.mktemp("project"))
+    monkeypatch.chdir(root)
+    return root
+
+
+def _snapshot() -> dict[str, object]:
+    """What a test could have changed in the repository: the guarded folders and git status."""
+    files: dict[str, tuple[int, int]] = {}
+    for name in GUARDED:
+        top = REPO / name
+        if not top.exists():
+            continue
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames.sort()
+            for entry in [*dirnames, *filenames]:
+                path = Path(dirpath) / entry
+                stat = path.lstat()
+                key = str(path.relative_to(REPO)) + ("/" if entry in dirnames else "")
+                files[key] = (stat.st_size, stat.st_mtime_ns) if entry in filenames else (0, 0)
+    try:
+        status = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=all"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=60,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        status = ""
+    return {"files": files, "git status": status}
+
+
+def _changes(before: dict[str, object], after: dict[str, object]) -> list[str]:
+    old, new = before["files"], after["files"]
+    assert isinstance(old, dict) and isinstance(new, dict)
+    changes = [f"added {p}" for p in sorted(new.keys() - old.keys())]
+    changes += [f"removed {p}" for p in sorted(old.keys() - new.keys())]
+    changes += [f"changed {p}" for p in sorted(old.keys() & new.keys()) if old[p] != new[p]]
+    if before["git status"] != after["git status"]:
+        changes.append(
+            f"git status was:\n{before['git status'] or '(clean)'}\nand is now:\n"
+            f"{after['git status'] or '(clean)'}"
+        )
+    return changes
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    session.config.stash[_BEFORE] = _snapshot()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run when the tests changed the repository's own data, outputs or caches."""
+    before = session.config.stash.get(_BEFORE, None)
+    if before is None or getattr(session.config, "workerinput", None) is not None:
+        return
+    changes = _changes(before, _snapshot())
+    if changes:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        message = "the tests changed the repository tree:\n  " + "\n  ".join(changes[:50])
+        if reporter is not None:
+            reporter.write_line("")
+            reporter.write_sep("=", "repository tree changed", red=True)
+            reporter.write_line(message)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+_BEFORE = pytest.StashKey[dict[str, object]]()
+
 
 def _fetched(name: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A verified copy of a registry source: data/raw if present, else from the mirror."""
+    """A verified copy of a registry source, in a temporary folder.
+
+    From the mirror when ``$CURATE_DATA_MIRROR`` is set; else copied from the repository's
+    data/raw when ``curate fetch`` put a checksum-verified copy there (the test never gets a
+    path into the repository, so it cannot write there); else the test is skipped.
+    """
     source = sources.load_sources(REGISTRY)[name]
-    local = REPO / "data" / "raw"
-    if sources.status(source, local) == "verified":
-        return local / source.file
-    if not os.environ.get(sources.MIRROR_ENV):
-        pytest.skip(f"{name} not fetched and ${sources.MIRROR_ENV} not set")
     dest = tmp_path_factory.mktemp("raw")
-    return sources.fetch(source, dest).path
+    if os.environ.get(sources.MIRROR_ENV):
+        return sources.fetch(source, dest).path
+    local = REPO / "data" / "raw"
+    if sources.status(source, local) != "verified":
+        pytest.skip(f"{name} not fetched and ${sources.MIRROR_ENV} not set")
+    return Path(shutil.copyfile(local / source.file, dest / source.file))
 
 
 @pytest.fixture(scope="session")

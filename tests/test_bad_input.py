@@ -33,6 +33,7 @@ import pytest
 from typer.testing import CliRunner
 
 from curate.cli import app
+from curate.config import load_config
 from curate.datasets import write_pairs
 from curate.fileio import sha256_file
 from curate.findings import Finding, write_findings
@@ -148,10 +149,11 @@ def replace_config(content: str) -> Callable[[Path], None]:
     return text("pyproject.toml", content)
 
 
-def chain(*setups: Callable[[Path], None]) -> Callable[[Path], None]:
+def chain(*setups: Callable[[Path], None] | None) -> Callable[[Path], None]:
     def setup(root: Path) -> None:
         for s in setups:
-            s(root)
+            if s is not None:
+                s(root)
 
     return setup
 
@@ -826,6 +828,18 @@ BAD_DECISION_LINES = {
         '{"pair_id": 3, "action": "drop", "reason": "x", "votes": {"a": {"b": {"c": 1}}}}',
         "votes.a",
     ),
+    "votes-a-list": (  # issue 36: it named a votes.a.bool field the file does not have
+        '{"pair_id": 3, "action": "drop", "reason": "x", "votes": {"a": [1, 2, {"b": [3]}]}}',
+        "votes.a must be true or false, an integer, a number, a string or an object, got a list",
+    ),
+    "votes-a-b-a-list": (
+        '{"pair_id": 3, "action": "drop", "reason": "x", "votes": {"a": {"b": [1]}}}',
+        "votes.a.b must be true or false, an integer, a number or a string, got a list",
+    ),
+    "votes-too-long": (
+        '{"pair_id": 3, "action": "drop", "reason": "x", "votes": {"a": "' + "v" * 300 + '"}}',
+        "votes.a is 300 characters long",
+    ),
     "huge-count": (
         '{"pair_id": 3, "action": "drop", "reason": "x", "n_annotators": 1' + "0" * 40 + "}",
         "n_annotators is",
@@ -1426,6 +1440,51 @@ def stereoset_without(kind: str) -> Callable[[Path], None]:
     return setup
 
 
+def stereoset_emptied(kind: str) -> Callable[[Path], None]:
+    """ss.json with no item of ``kind`` (the list there, empty)."""
+
+    def setup(root: Path) -> None:
+        from tests.support.stereoset_data import stereoset_document, write_stereoset
+
+        document = stereoset_document()
+        document["data"][kind] = []
+        write_stereoset(root / "ss.json", document)
+
+    return setup
+
+
+def published_then(change: Callable[[Path], None]) -> Callable[[Path], None]:
+    """VERSION published, then its dist folder changed by ``change``."""
+
+    def setup(root: Path) -> None:
+        result = runner.invoke(app, ["publish", VERSION])
+        assert result.exit_code == 0, result.stderr
+        change(root / "data" / "clean" / VERSION / "dist")
+
+    return setup
+
+
+def _added_task(dist: Path) -> None:
+    folder = next(p for p in dist.iterdir() if p.is_dir())  # the lm-eval task folder
+    (folder / "evil.yaml").write_text("task: evil\n", encoding="utf-8")
+
+
+def _linked_to_a_copy_outside(dist: Path) -> None:
+    """A release file replaced by a link to a byte-identical copy outside the project."""
+    name = "crows_pairs_revised.csv"
+    outside = dist.parents[4] / name  # beside the project folder
+    outside.write_bytes((dist / name).read_bytes())
+    (dist / name).unlink()
+    (dist / name).symlink_to(outside)
+
+
+def stereoset_file(root: Path) -> None:
+    """ss.json: a small StereoSet file with both kinds of item."""
+    from tests.support.stereoset_data import stereoset_document, write_stereoset
+
+    write_stereoset(root / "ss.json", stereoset_document())
+
+
 def published_then_edited(root: Path) -> None:
     result = runner.invoke(app, ["publish", VERSION])
     assert result.exit_code == 0, result.stderr
@@ -1612,6 +1671,18 @@ def published_for_pairs(change: Callable[[int, list[str]], list[str]]) -> Callab
         row = [str(n), p.sent_more, p.sent_less, "-10.5", "-11.25", "1", p.direction, p.bias_type]
         writer.writerow(change(n, row))
     return text("published.csv", out.getvalue())
+
+
+def published_without_score(root: Path) -> None:
+    """A metric.py-like output for pairs.csv without the ``score`` (verdict) column."""
+    import csv
+
+    published_for_pairs(lambda n, row: row)(root)
+    path = root / "published.csv"
+    rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
+    out = root / "published.csv"
+    with out.open("w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle, lineterminator="\n").writerows(r[:5] + r[6:] for r in rows)
 
 
 def cell(index: int, value: str, row: int = 0) -> Callable[[int, list[str]], list[str]]:
@@ -1866,6 +1937,204 @@ SURFACES = [
     ),
 ]
 
+DEEP_TOML = "[" * 5000 + "1" + "]" * 5000
+DEEP_INLINE = "{a = " * 5000 + "1" + "}" * 5000
+
+ISSUE36 = [
+    C(
+        "sweep-plan-nested-5000-deep",
+        ("sweep", "plan.toml"),
+        ("plan.toml", "not valid TOML", "nested deeper than"),
+        plan(PLAN.replace("[[version]]", f"methods = {DEEP_TOML}\n\n[[version]]")),
+    ),
+    C(
+        "sweep-plan-inline-tables-5000-deep",
+        ("sweep", "plan.toml"),
+        ("plan.toml", "not valid TOML", "nested deeper than"),
+        plan(PLAN.replace('output = "out"', f"output = {DEEP_INLINE}")),
+    ),
+    C(
+        "config-nested-5000-deep",
+        ("stats",),
+        ("pyproject.toml", "nested deeper than"),
+        append_config(f"\nx = {DEEP_TOML}\n"),
+    ),
+    C(
+        "recipe-nested-5000-deep",
+        ("publish", VERSION),
+        ("recipe.toml", "nested deeper than"),
+        text(f"data/clean/{VERSION}/recipe.toml", f"x = {DEEP_TOML}\n"),
+    ),
+    C(
+        "sources-nested-5000-deep",
+        ("fetch", "crows-pairs"),
+        ("sources.toml", "nested deeper than"),
+        text("data/raw/sources.toml", f"x = {DEEP_TOML}\n"),
+    ),
+    C(
+        "score-stereoset-intersentence-only-masked-lm-without-nsp",
+        ("score", "ss.json", "-m", TINY),
+        ("ss.json", "no item left", "intersentence", "next-sentence-prediction head", "stereoset-pll"),
+        stereoset_emptied("intrasentence"),
+    ),
+    C(
+        "score-stereoset-intersentence-only-stereoset-mlm",
+        ("score", "ss.json", "-m", TINY, "--method", "stereoset-mlm"),
+        ("ss.json", "intersentence", "stereoset-pll"),
+        stereoset_emptied("intrasentence"),
+    ),
+    C(
+        "sweep-plan-methods-empty",
+        ("sweep", "plan.toml"),
+        ("plan.toml", "[[model]] 1", "methods names none"),
+        plan(PLAN.replace("[[version]]", "methods = []\n\n[[version]]")),
+    ),
+    C(
+        "sweep-plan-methods-blank",
+        ("sweep", "plan.toml"),
+        ("plan.toml", "[[model]] 1", "methods names none"),
+        plan(PLAN.replace("[[version]]", 'methods = [" , "]\n\n[[version]]')),
+    ),
+    C(
+        "config-score-methods-empty",
+        ("score", "pairs.csv", "-m", TINY),
+        ("[tool.curate.score]", "methods names none"),
+        append_config("\n[tool.curate.score]\nmethods = []\n"),
+    ),
+    C(
+        "score-method-option-empty",
+        ("score", "pairs.csv", "-m", TINY, "--method", ""),
+        ("methods names none",),
+    ),
+    C(
+        "import-without-a-score-column",
+        ("score", "pairs.csv", "--import", "published.csv", "-m", "bert"),
+        ("published.csv", "no published score", "--import-prefer higher", "lower"),
+        published_without_score,
+    ),
+    C(
+        "import-with-method",
+        ("score", "pairs.csv", "--import", "published.csv", "-m", "bert", "--method", "aul"),
+        ("--import", "runs no model", "--method"),
+        published_for_pairs(lambda n, row: row),
+    ),
+    C(
+        "import-with-cache-and-dtype",
+        ("score", "pairs.csv", "--import", "published.csv", "-m", "bert", "--cache", "c.sqlite",
+         "--dtype", "bfloat16"),
+        ("--import", "--dtype", "--cache"),
+        published_for_pairs(lambda n, row: row),
+    ),
+    C(
+        "import-prefer-without-import",
+        ("score", "pairs.csv", "-m", "bert", "--import-prefer", "lower"),
+        ("--import-prefer", "only applies with --import"),
+    ),
+    *(
+        C(  # issue 36 item 15: the cache is checked before any model loads (15-37 s for a big one)
+            f"score-{name}-refused-before-the-model-loads",
+            ("score", data, "-m", "models/broken", *extra),
+            words,
+            chain(setup, damaged_weights(lambda data: data[: len(data) // 2])),
+            absent=("model.safetensors",),
+        )
+        for name, data, extra, words, setup in [
+            ("cache-damaged-past-its-schema", "pairs.csv", (), ("scores.sqlite", "damaged"),
+             cache_damaged_past_its_schema),
+            ("truncated-cache", "pairs.csv", (), ("scores.sqlite", "delete it"), truncated_cache),
+            ("garbage-cache", "pairs.csv", (), ("scores.sqlite", "delete it"),
+             text(".curate-cache/scores.sqlite", bytes(range(256)) * 64)),
+            ("cache-under-a-file", "pairs.csv", ("--cache", "pairs.csv/c.sqlite"),
+             ("pairs.csv/c.sqlite",), None),
+            ("stereoset-cache-damaged-past-its-schema", "ss.json", (),
+             ("scores.sqlite", "damaged"), chain(cache_damaged_past_its_schema, stereoset_file)),
+        ]
+    ),
+    C(  # issue 36 item 17: one rule for every writer of an output set, checked before the model
+        "score-column-file-a-link-to-outside",
+        ("score", "pairs.csv", "-m", "models/broken", "-o", "out"),
+        ("out/broken/scores.csv", "symbolic link"),
+        chain(
+            damaged_weights(lambda data: data[: len(data) // 2]),
+            text("outside/kept.csv", "not a score file\n"),
+            text("out/broken/summary.json", "{}"),
+            symlink("out/broken/scores.csv", "../../outside/kept.csv"),
+        ),
+        absent=("model.safetensors",),
+    ),
+    C(
+        "score-method-column-summary-a-link",
+        ("score", "pairs.csv", "-m", "models/broken", "-o", "out"),
+        ("out/broken/aul/summary.json", "symbolic link"),
+        chain(
+            damaged_weights(lambda data: data[: len(data) // 2]),
+            text("outside.json", "{}"),
+            directory("out/broken/aul"),
+            symlink("out/broken/aul/summary.json", "../../../outside.json"),
+        ),
+        absent=("model.safetensors",),
+    ),
+    C(
+        "import-column-file-a-link-to-outside",
+        ("score", "pairs.csv", "--import", "published.csv", "-m", "bert", "-o", "out"),
+        ("out/bert/imported-metric.py/scores.csv", "symbolic link"),
+        chain(
+            published_for_pairs(lambda n, row: row),
+            text("outside.csv", "kept\n"),
+            directory("out/bert/imported-metric.py"),
+            symlink("out/bert/imported-metric.py/scores.csv", "../../../outside.csv"),
+        ),
+    ),
+    C(  # issue 36 item 6
+        "publish-over-a-release-with-an-added-task-file",
+        ("publish", VERSION),
+        ("evil.yaml", "not a file of the release", "immutable"),
+        published_then(_added_task),
+        absent=("byte-identical",),
+    ),
+    C(
+        "publish-over-a-release-with-an-added-top-file",
+        ("publish", VERSION),
+        ("extra.csv", "not a file of the release"),
+        published_then(lambda dist: (dist / "extra.csv").write_text("x\n", encoding="utf-8")),
+    ),
+    C(
+        "publish-over-a-release-with-an-added-folder",
+        ("publish", VERSION),
+        ("more", "not a file of the release"),
+        published_then(lambda dist: (dist / "more").mkdir()),
+    ),
+    C(  # issue 36 item 7
+        "publish-over-a-release-file-linked-outside",
+        ("publish", VERSION),
+        ("crows_pairs_revised.csv", "symbolic link"),
+        published_then(_linked_to_a_copy_outside),
+    ),
+    C(
+        "publish-next-over-a-previous-release-with-an-added-file",
+        ("publish", NEXT),
+        ("extra.csv", "not a file of the release"),
+        chain(
+            published_then(lambda dist: (dist / "extra.csv").write_text("x\n", encoding="utf-8")),
+            lambda root: write_recipe(
+                load_config(root), NEXT, recipe_text(sha256_file(load_config(root).data), NEXT, previous=VERSION)
+            ),
+        ),
+    ),
+    C(
+        "explore-every-summary-unreadable",
+        ("explore", "raw", "--scores", "scored"),
+        ("scored", "no usable score set", "summary.json", "not readable JSON"),
+        score_folder(summary="{"),
+    ),
+    C(
+        "explore-every-summary-not-a-score-summary",
+        ("explore", "raw", "--scores", "scored"),
+        ("scored", "no usable score set", "no method"),
+        score_folder(summary="[1]"),
+    ),
+]
+
 CASES = [
     *BAD_CSV,
     *BAD_OUTPUTS,
@@ -1880,6 +2149,7 @@ CASES = [
     *SCORE_GUARDS,
     *ISSUE25,
     *SURFACES,
+    *ISSUE36,
 ]
 
 

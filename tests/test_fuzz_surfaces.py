@@ -26,9 +26,12 @@ from hypothesis import strategies as st
 
 from curate.datasets import write_pairs
 from tests.support.fuzzing import (
+    DIR,
     HOSTILE,
+    LINK,
     WORK,
     check,
+    deep_nesting,
     folder_value,
     load_folder_case,
     mutate_json,
@@ -64,7 +67,8 @@ def winobias_folders(draw: st.DrawFn) -> dict[str, bytes]:
     for type_, split in draw(st.lists(st.sampled_from(subsets), min_size=1, max_size=4, unique=True)):
         numbers = draw(st.lists(_numbers, min_size=1, max_size=4))
         for side in ("pro", "anti"):
-            lines = "".join(f"{n} {draw(_body)}\n" for n in numbers)
+            end = draw(st.sampled_from(["\n", "\r\n"]))  # Windows line ends too (issue 36)
+            lines = "".join(f"{n} {draw(_body)}{end}" for n in numbers)
             files[FILE_NAME.format(side=side, type=type_, split=split)] = lines.encode("utf-8")
     if draw(st.booleans()):
         for name in ("female_occupations.txt", "male_occupations.txt"):
@@ -133,17 +137,33 @@ def _winobias_base() -> dict[str, bytes]:
 def test_mutated_winobias_folders(data: st.DataObject) -> None:
     files = _winobias_base()
     name = data.draw(st.sampled_from(sorted(files)))
-    if data.draw(st.booleans()):
+    stray = False
+    kind = data.draw(st.sampled_from(["mutated", "added", "legacy", "folder"]))
+    folders: dict[str, str] = {}
+    if kind == "mutated":
         files[name] = data.draw(mutations(files[name]))
-    else:  # a file missing, or one more that is no WinoBias file
-        extra = data.draw(st.sampled_from(["pro_stereotyped_type2.txt.dev", "notes.txt", ""]))
+    elif kind == "legacy":  # a legacy encoding (issue 36): refused naming the file, or read
+        text = files[name].decode().replace("The", "Thé", 1)
+        files[name] = text.encode(data.draw(st.sampled_from(["cp1252", "latin-1", "utf-16", "utf-8-sig"])))
+    elif kind == "folder":  # a folder where a file is expected
+        del files[name]
+        folders[DIR + name] = ""
+    else:  # a file missing, or one more: no WinoBias file, or named like one but no subset
+        extra = data.draw(
+            st.sampled_from(
+                ["pro_stereotyped_type2.txt.dev", "notes.txt", "", "pro_stereotyped_type3.txt.dev",
+                 "anti_stereotyped_type1.txt.train", "pro_stereotyped_type1.txt"]
+            )
+        )
         if extra:
             files[extra] = data.draw(mutations(files[name]))
+            stray = extra.startswith(("pro_", "anti_")) and extra != "pro_stereotyped_type2.txt.dev"
         else:
             del files[name]
-    value = folder_value(files)
+    value = {**folder_value(files), **folders}
     folder = write_folder(WORK / "wb-mut", value)
-    check("winobias", value, lambda: _read_lint_write(folder))
+    read = check("winobias", value, lambda: _read_lint_write(folder))
+    assert not (stray and read is not None), "a file named like a WinoBias file was left out"
 
 
 def _replay_winobias(path: Path) -> None:
@@ -338,9 +358,11 @@ def test_mutated_sweep_plans(data: st.DataObject) -> None:
     import tomli_w
 
     root = _plan_project()
-    kind = data.draw(st.sampled_from(["bytes", "any value", "known keys"]))
+    kind = data.draw(st.sampled_from(["bytes", "any value", "known keys", "deep"]))
     if kind == "bytes":
         raw = data.draw(mutations(BASE_PLAN.encode("utf-8")))
+    elif kind == "deep":  # arrays or inline tables nested up to thousands deep (issue 36)
+        raw = data.draw(deep_nesting(BASE_PLAN.encode("utf-8")))
     elif kind == "any value":  # one value somewhere replaced by any TOML value
         document = mutate_json(data, tomllib.loads(BASE_PLAN), toml_values)
         raw = tomli_w.dumps(document).encode("utf-8", "surrogatepass")
@@ -348,7 +370,10 @@ def test_mutated_sweep_plans(data: st.DataObject) -> None:
         raw = tomli_w.dumps(_edited_plan(data)).encode("utf-8")
     path = root / "plan.toml"
     path.write_bytes(raw)
-    check("plan", raw, lambda: _plan_jobs(path))
+    plan = check("plan", raw, lambda: _plan_jobs(path))
+    if plan is not None:  # the oracle of issue 36: a model whose methods list is empty is refused
+        document = tomllib.loads(raw.decode("utf-8", "surrogatepass"))
+        assert all(m.get("methods") != [] for m in document.get("model", [])), "methods = [] ran"
 
 
 def test_the_base_plan_plans_every_job() -> None:
@@ -484,19 +509,26 @@ def _release_project() -> tuple[Any, dict[str, bytes]]:
 def _republish(value: dict[str, str]) -> None:
     """Put ``value`` in place of 1.0.0's dist, then check 1.0.0 again and build 1.1.0 on it:
     each either works or says in one sentence what is wrong with the published files."""
-    import contextlib
     import shutil
 
     from curate.errors import CurateError
     from curate.release.publish import publish
     from curate.release.versions import dist_dir
 
-    cfg, _ = _release_project()
+    cfg, files = _release_project()
     shutil.rmtree(dist_dir(cfg, "1.1.0"), ignore_errors=True)
     write_folder(dist_dir(cfg, "1.0.0"), value)
-    with contextlib.suppress(CurateError):
+    foreign = sorted(k for k in value if k not in files)  # added files, folders, links
+    try:
         publish(cfg, "1.0.0")
+    except CurateError:
+        pass
+    else:  # the oracle of issue 36: an added entry or a link is an edit, never "unchanged"
+        assert not foreign, f"publish accepted a release folder holding {foreign}"
     publish(cfg, "1.1.0")
+
+
+_entry_names = st.from_regex(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,11}", fullmatch=True)
 
 
 @given(data=st.data())
@@ -504,10 +536,29 @@ def test_mutated_releases(data: st.DataObject) -> None:
     from curate.release.publish import SUMS_NAME, format_sums
 
     _, files = _release_project()
-    name = mutate_one_file(data, files)
-    if name != SUMS_NAME and data.draw(st.booleans()):  # edited and resealed: SHA256SUMS agrees
-        files[SUMS_NAME] = format_sums({k: v for k, v in files.items() if k != SUMS_NAME}).encode()
-    value = folder_value(files)
+    added: dict[str, str] = {}
+    if data.draw(st.integers(0, 3)) == 0:  # an entry added or a file linked (issue 36)
+        name = data.draw(st.sampled_from(sorted(files)))
+        folder = name.rpartition("/")[0]
+        kind = data.draw(st.sampled_from(["file", "folder", "link", "link outside"]))
+        new = f"{folder + '/' if folder and data.draw(st.booleans()) else ''}{data.draw(_entry_names)}"
+        if kind == "file" and new not in files:
+            added[new] = data.draw(st.sampled_from(["task: evil\n", "", "1,2\n"]))
+        elif kind == "folder" and new not in files:
+            added[DIR + new] = ""
+        elif kind == "link":  # to a byte-identical copy in the project, then delete the file
+            copy = WORK / "release-copies" / name.replace("/", "_")
+            copy.parent.mkdir(exist_ok=True)
+            copy.write_bytes(files.pop(name))
+            added[LINK + name] = str(copy)
+        else:
+            added[LINK + name] = "/dev/null" if data.draw(st.booleans()) else "../../../../nowhere"
+            files.pop(name)
+    else:
+        name = mutate_one_file(data, files)
+        if name != SUMS_NAME and data.draw(st.booleans()):  # edited and resealed
+            files[SUMS_NAME] = format_sums({k: v for k, v in files.items() if k != SUMS_NAME}).encode()
+    value = {**folder_value(files), **added}
     check("release", value, lambda: _republish(value))
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -31,6 +30,7 @@ from curate.release.publish import (
 )
 from curate.release.revise import read_changes, summarize_change_records
 from curate.release.versions import load_version
+from tests.conftest import repo_env
 from tests.support.release_project import (
     PAIRS,
     make_project,
@@ -252,8 +252,7 @@ def test_parquet_is_deterministic_across_processes() -> None:
     digests = {
         subprocess.run(
             [sys.executable, "-c", code],
-            cwd=REPO,
-            env={**os.environ, "PYTHONHASHSEED": seed},
+            env=repo_env(PYTHONHASHSEED=seed),
             capture_output=True,
             text=True,
             check=True,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
 import sqlite3
 import subprocess
 import sys
@@ -15,9 +15,9 @@ import pytest
 from curate.score.cache import CacheError, ScoreCache, context_key, open_cache, sentence_key
 from curate.score.engine import token_logprobs
 from curate.score.pll import batch_jobs, load_model, plan_jobs, plan_pairs, score_pairs
+from tests.conftest import repo_env
 from tests.support.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir
 
-REPO = Path(__file__).resolve().parents[1]
 PAIRS = list(SAMPLE_PAIRS)
 
 
@@ -179,11 +179,9 @@ _KILLED_RUN = textwrap.dedent(
 
 def test_resume_after_kill_9_is_identical(lm, tmp_path):
     path = tmp_path / "cache.sqlite"
-    env = {**os.environ, "PYTHONPATH": str(REPO), "OMP_NUM_THREADS": "1"}
     run = subprocess.run(
         [sys.executable, "-c", _KILLED_RUN, str(tiny_model_dir("bert")), str(path)],
-        cwd=REPO,
-        env=env,
+        env=repo_env(OMP_NUM_THREADS="1"),
         capture_output=True,
         text=True,
         timeout=300,
@@ -276,18 +274,43 @@ def test_per_token_logprobs_are_read_back_from_the_cache(models, tmp_path):
     assert sum(scored) == pytest.approx(pll.sent_more_score, abs=1e-9)
 
 
+def test_damage_past_the_schema_is_found_when_the_cache_opens(tmp_path: Path) -> None:
+    """Pages damaged past the schema: opening reads the edges of every table, so the damage
+    is one error before any model loads (issue 36), not at the first lookup after it."""
+    path = tmp_path / "scores.sqlite"
+    sentences = [f"{i:064x}" for i in range(2000)]
+    with ScoreCache(path) as cache:
+        cache.store(cache.register_context({"model": "m"}), [(s, 0, -1.5) for s in sentences])
+    data = bytearray(path.read_bytes())
+    half = len(data) // 2
+    data[half:] = (bytes(range(256)) * (len(data) // 256 + 1))[: len(data) - half]
+    path.write_bytes(bytes(data))
+    with pytest.raises(CacheError, match=r"scores.sqlite: the score cache is damaged.*delete it"):
+        ScoreCache(path)
+
+
 def test_damage_found_mid_run_names_the_cache(tmp_path: Path) -> None:
-    """Pages damaged past the schema open fine; the first lookup reaching them is one error."""
+    """Pages damaged inside a table (not at its edges) open fine; the first lookup reaching
+    them is one error."""
     path = tmp_path / "scores.sqlite"
     sentences = [f"{i:064x}" for i in range(2000)]
     with ScoreCache(path) as cache:
         key = cache.register_context({"model": "m"})
         cache.store(key, [(s, p, -1.5) for s in sentences for p in range(3)])
+    with contextlib.closing(sqlite3.connect(path)) as db:  # a leaf page inside logprobs
+        page_size = db.execute("PRAGMA page_size").fetchone()[0]
+        pages = sorted(
+            row[0]
+            for row in db.execute(
+                "SELECT pageno FROM dbstat WHERE name = 'logprobs' AND pagetype = 'leaf'"
+            )
+        )
+    middle = pages[len(pages) // 2]
     data = bytearray(path.read_bytes())
-    half = len(data) // 2
-    data[half:] = (bytes(range(256)) * (len(data) // 256 + 1))[: len(data) - half]
+    start = (middle - 1) * page_size
+    data[start : start + page_size] = bytes(range(256)) * (page_size // 256)
     path.write_bytes(bytes(data))
-    with ScoreCache(path) as cache:  # the schema pages are intact: opening works
+    with ScoreCache(path) as cache:  # the edges of every table are intact: opening works
         with pytest.raises(CacheError, match=r"scores.sqlite: the score cache is damaged.*delete it"):
             cache.lookup(key, sentences)
         with pytest.raises(CacheError, match="damaged"):

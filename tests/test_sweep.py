@@ -4,22 +4,20 @@ that computes nothing, failures that do not stop the others, plan errors, Ctrl-C
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from curate.cli import app
+from tests.conftest import repo_env
 from tests.support.sweep_project import MODELS, column_files, reference, write_project
 from tests.support.tiny_models import single_thread, tiny_model_dir
 
 runner = CliRunner()
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -153,8 +151,7 @@ def test_help_and_the_local_engine_never_import_ray(tmp_path):
     )
     done = subprocess.run(
         [sys.executable, "-c", code],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env=repo_env(),
         capture_output=True,
         text=True,
         timeout=300,
@@ -190,7 +187,7 @@ def test_ctrl_c_leaves_the_cache_consistent_and_the_next_run_resumes(tmp_path, e
     done = subprocess.run(
         [sys.executable, "-c", _INTERRUPTED, str(plan)],
         cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env=repo_env(),
         capture_output=True,
         text=True,
         timeout=300,

@@ -144,15 +144,22 @@ def explore(
             answers = [asdict(a) for a in snapshot.answers]
         round_data.append(RoundData(name, tuple(decisions), tuple(answers)))
     score_sets = []
-    for directory in scores or []:
-        found, warnings = read_score_dir(directory)
+    warnings: list[str] = []
+    for directory in scores or []:  # each refuses when none of its score sets is usable
+        found, skipped = read_score_dir(directory)
         score_sets.extend(found)
-        for warning in warnings:
-            err.print(f"[yellow]warning:[/] {escape(warning)}")
+        warnings.extend(skipped)
     unmatched = unmatched_sets(version_data, score_sets)
     from curate.pairs import BY_POSITION_NOTE
 
     items = any(p.item_id for v in version_data for p in v.pairs)
+    if score_sets and len(unmatched) == len(score_sets):
+        raise InputError(
+            f"{', '.join(str(d) for d in scores or [])}: no score set is of a pair text of "
+            f"{', '.join(v.label for v in version_data)} (scores of another file?)"
+        )
+    for warning in warnings:
+        err.print(f"[yellow]warning:[/] {escape(warning)}")
     for unused in unmatched:
         err.print(
             f"[yellow]warning:[/] {escape(unused.source)}: skipped, none of its scores is of a "

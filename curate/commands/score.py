@@ -41,6 +41,7 @@ from curate.fileio import check_output_dir
 from curate.formats import log_warnings
 from curate.modelnames import model_slug
 from curate.pairs import BIAS_TYPES
+from curate.score.files import check_column_folders
 from curate.score.methods import METHODS
 
 
@@ -58,6 +59,28 @@ class DType(StrEnum):
 
     float32 = "float32"
     bfloat16 = "bfloat16"
+
+
+def _refuse_options_that_do_not_apply(
+    importing: bool, *, model_run: dict[str, Any], import_only: dict[str, Any]
+) -> None:
+    """An option that the chosen path ignores is a UsageError, never dropped without a word:
+    ``--import`` runs no model, so its options (method, cache, device...) would not be used,
+    and the ``--import-*`` options mean nothing without ``--import``."""
+    given = [
+        name
+        for name, value in (model_run if importing else import_only).items()
+        if value is not None and value is not False and value != []
+    ]
+    if not given:
+        return
+    names = ", ".join(given)
+    if importing:
+        raise UsageError(
+            f"--import reads published scores and runs no model, so {names} would be ignored; "
+            "leave it out (the method of an import is imported:<source>, see --import-source)"
+        )
+    raise UsageError(f"{names} only applies with --import FILE")
 
 
 def register(app: typer.Typer) -> None:
@@ -152,12 +175,16 @@ def score(
             "imported:<source>. Rows are matched to pairs by their sentences; a mismatch is refused."
         ),
     ),
-    import_source: str = typer.Option(
-        "metric.py", "--import-source", help=literal_help("The <source> of method imported:<source>.")
+    import_source: str | None = typer.Option(
+        None,
+        "--import-source",
+        help=literal_help("The <source> of method imported:<source>."),
+        show_default="metric.py",
     ),
-    prefer: str = typer.Option(
-        "auto",
+    prefer: str | None = typer.Option(
+        None,
         "--import-prefer",
+        show_default="auto",
         help="With --import: which sentence score wins, higher (metric.py), lower, or auto "
         "(the one the published score column agrees with).",
     ),
@@ -185,11 +212,21 @@ def score(
     note when it has none. Methods:
     """
     input_format = dataset_format(input_format)
+    _refuse_options_that_do_not_apply(
+        import_file is not None,
+        model_run={
+            "--method": methods, "--batch-size": batch_size, "--threads": threads,
+            "--device": device, "--dtype": dtype, "--cache": cache, "--no-cache": no_cache,
+            "--lowercase/--no-lowercase": lowercase,
+        },
+        import_only={"--import-source": import_source, "--import-prefer": prefer},
+    )
     if import_file is not None:
         from curate.commands.score_import import run_import
 
         summary = run_import(
-            path, import_file, models, import_source, prefer, out_dir, input_format, threshold, skip_bad_rows
+            path, import_file, models, import_source or "metric.py", prefer or "auto", out_dir,
+            input_format, threshold, skip_bad_rows,
         )
         if fmt is ReportFormat.json:
             print_json({"models": [summary]})
@@ -223,6 +260,7 @@ def score(
     dataset = read_dataset(path, input_format)
     out_dir = out_dir or cfg.output_dir / "score" / (data_name or path.stem)
     check_output_dir(out_dir)  # a folder that cannot be written fails now, not after scoring
+    check_column_folders(out_dir, slugs)  # and so does a score file that is a link or an input
     cache_path = score_cache_path(cfg, cache, no_cache)
     scoring = benchmark_of(dataset).scoring
     route = scoring.score_file

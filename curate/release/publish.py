@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import json
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -191,9 +192,49 @@ def read_sums(dist: Path) -> dict[str, str]:
     return digests
 
 
+def _temporary(name: str, expected: set[str]) -> bool:
+    """Whether ``name`` is the temporary file of an atomic write of an expected file (a
+    concurrent publish restoring it, or a killed one; the next write sweeps it)."""
+    folder, _, base = name.rpartition("/")
+    return base.startswith(".") and base.endswith((".tmp", ".new")) and any(
+        e.rpartition("/")[0] == folder and base.startswith(f".{e.rpartition('/')[2]}.")
+        for e in expected
+    )
+
+
+def check_release_tree(dist: Path, names: Iterable[str], remedy: str) -> None:
+    """Every entry of a release folder is one of its files, or a folder holding some, and
+    none is a symbolic link. A file added to a published release (a task YAML lm-eval would
+    offer beside the release's own, a fifth WinoBias file) or a file replaced by a link to
+    one elsewhere (whose bytes may match today and change tomorrow) is an edit, as a changed
+    byte is: comparing the listed files alone would call such a folder unchanged."""
+    expected = set(names)
+    folders = {"/".join(n.split("/")[:i]) for n in expected for i in range(1, n.count("/") + 1)}
+    for dirpath, dirnames, filenames in os.walk(dist):  # never into a linked folder
+        here = Path(dirpath)
+        for entry in sorted([*dirnames, *filenames]):
+            path = here / entry
+            name = path.relative_to(dist).as_posix()
+            if path.is_symlink():
+                raise ReleaseError(
+                    f"{path}: is a symbolic link; a release holds its own files, never links "
+                    f"to others; {remedy}"
+                )
+            if name in (folders if entry in dirnames else expected) or _temporary(name, expected):
+                continue
+            raise ReleaseError(
+                f"{path}: is not a file of the release (added after publishing); {remedy}"
+            )
+
+
 def verify_release(dist: Path) -> None:
-    """Check every file of a built release against its SHA256SUMS."""
-    for name, digest in read_sums(dist).items():
+    """Check every file of a built release against its SHA256SUMS, and that it holds nothing
+    else (:func:`check_release_tree`)."""
+    sums = read_sums(dist)
+    check_release_tree(
+        dist, [*sums, SUMS_NAME], "the release was edited; restore it as published"
+    )
+    for name, digest in sums.items():
         path = dist / name
         if not path.is_file():
             raise ReleaseError(f"{path}: missing; listed in {SUMS_NAME}")
@@ -487,6 +528,12 @@ def publish(
                 f"({', '.join(differing)} changed); a published version is immutable: "
                 "put the new recipe under a new version"
             )
+        check_release_tree(
+            dist,
+            build.files,
+            f"a published version is immutable: restore it as published, or remove {dist} to "
+            f"publish {version} again",
+        )
         missing: list[str] = []
         for name in sorted(build.files, key=lambda n: n == SUMS_NAME):  # SHA256SUMS last
             path = dist / name

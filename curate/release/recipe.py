@@ -42,6 +42,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from curate import sources as sources_lib
+from curate import tomltext
 from curate.annotate.rounds import check_round_name, round_files
 from curate.benchmarks import input_formats
 from curate.config import Config
@@ -207,7 +208,7 @@ def _decision_source(entry: Any, index: int, cfg: Config, source: str) -> Decisi
 def parse_recipe(text: str, cfg: Config, source: str = "<recipe>") -> Recipe:
     """Parse and validate recipe TOML; ``source`` names it in error messages."""
     try:
-        data = tomllib.loads(text)
+        data = tomltext.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{source}: invalid TOML ({exc})") from None
     _table(data, "the recipe", _TOP, source)

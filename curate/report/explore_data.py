@@ -97,7 +97,8 @@ def model_display_name(provenance: dict[str, Any]) -> str:
 def read_score_dir(directory: Path) -> tuple[list[ScoreSet], list[str]]:
     """Every score set below ``directory``: each ``summary.json`` of ``curate score`` (or
     ``curate sweep``) found at any depth with its ``scores.csv`` beside it, and one warning per
-    summary that cannot be used, naming it and why. Nothing is dropped silently."""
+    summary that cannot be used, naming it and why. Nothing is dropped silently; a directory
+    with no usable score set at all is an InputError (the user asked for its scores)."""
     from curate.score.files import read_scores_csv
 
     directory = Path(directory)
@@ -153,6 +154,9 @@ def read_score_dir(directory: Path) -> tuple[list[ScoreSet], list[str]]:
                 str(summary_path),
             )
         )
+    if not sets:  # the user asked for these scores: a site without them is not what they asked
+        shown = warnings[0] if len(warnings) == 1 else f"{len(warnings)} skipped, first {warnings[0]}"
+        raise InputError(f"{directory}: no usable score set in it or below it ({shown})")
     return sets, warnings
 
 

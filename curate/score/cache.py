@@ -103,6 +103,8 @@ class ScoreCache:
                     f"{self.path}: score cache schema {row[0]} is not the supported "
                     f"{SCHEMA_VERSION}; delete the file or choose another --cache"
                 )
+            if existed:
+                self._probe()
         except sqlite3.DatabaseError as exc:
             assert self.path is not None  # an in-memory database does not fail to open
             if (full := _disk_problem(exc, self.path)) is not None:
@@ -117,6 +119,21 @@ class ScoreCache:
             ) from None
         except OSError as exc:
             raise CacheError(f"{self.path}: cannot create the score cache ({exc})") from None
+
+    def _probe(self) -> None:
+        """Read the first and last entries of every table (their B-tree root, interior and
+        edge leaf pages), so that a cache damaged past its schema is refused when it is opened,
+        before any model loads, rather than at the first lookup after a long model load. Cheap
+        (a few pages); damage deep inside a large table is still found at its first read."""
+        with self._reading():
+            for table, order in (
+                ("meta", "key"),
+                ("contexts", "id"),
+                ("logprobs", "context, sentence, position"),
+            ):
+                for direction in ("", " DESC"):
+                    columns = ", ".join(f"{c}{direction}" for c in order.split(", "))
+                    self._db.execute(f"SELECT * FROM {table} ORDER BY {columns} LIMIT 1").fetchall()
 
     @contextlib.contextmanager
     def _reading(self) -> Iterator[None]:

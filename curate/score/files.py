@@ -23,7 +23,7 @@ from typing import Any
 
 from curate.cells import neutralise_formula, restore_formula
 from curate.errors import InputError
-from curate.fileio import atomic_writer, write_text_atomic
+from curate.fileio import atomic_writer, check_output_members, write_text_atomic
 from curate.score.metrics import PairScore
 
 SCORE_COLUMNS: tuple[str, ...] = (
@@ -135,3 +135,18 @@ def write_score_column(scores: Iterable[PairScore], summary: Mapping[str, Any], 
     with staged_output_dir(target, COLUMN_FILES) as staged:
         write_scores_csv(scores, staged / "scores.csv")
         write_summary_json(summary, staged / "summary.json")
+
+
+def check_column_folders(out_dir: Path, slugs: Iterable[str]) -> None:
+    """Before any model loads: the score files already under ``<out>/<model>/`` (and its method
+    folders) must be files a run may replace (:func:`curate.fileio.check_output_members`, the
+    rule :func:`write_score_column` applies when it writes), so a symbolic link there is refused
+    now, not after minutes of scoring."""
+
+    members = (*COLUMN_FILES, "stereoset.json")
+    for slug in slugs:
+        base = Path(out_dir) / slug
+        if not base.is_dir():
+            continue
+        for folder in [base, *sorted(p for p in base.iterdir() if p.is_dir() and not p.is_symlink())]:
+            check_output_members(folder, members)

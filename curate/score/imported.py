@@ -14,7 +14,7 @@ row), never by trust; a row whose sentences are no pair of the dataset, a pair w
 count mismatch is refused with the row named. The verdict is recomputed from the two sentence
 scores: ``prefer="higher"`` (``metric.py``: log-likelihoods) or ``"lower"`` (a pipeline that lets
 the lower number win, as their GPT-2 code did); ``"auto"`` picks the one the published ``score``
-column agrees with. With ``lower`` the numbers are negated, so that in every curate score file
+column agrees with, and is refused when there is no such column. With ``lower`` the numbers are negated, so that in every curate score file
 the preferred sentence has the higher score. Rows where the published ``score`` disagrees with
 the verdict on the dataset's own ``sent_more`` are counted and listed.
 """
@@ -172,12 +172,20 @@ def _finite(cell: object) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _preference(rows: Sequence[PublishedRow], prefer: str) -> str:
+def _preference(rows: Sequence[PublishedRow], prefer: str, path: Path) -> str:
+    """The sentence score that wins; ``auto`` asks the published verdicts, and refuses to
+    guess when there are none to ask (a file without a ``score`` column): for a pipeline
+    where the lower number wins, guessing "higher" would invert every verdict."""
     if prefer != "auto":
         return prefer
     voted = [r for r in rows if r.score is not None and r.more_score != r.less_score]
     if not voted:
-        return "higher"
+        if all(r.more_score == r.less_score for r in rows):
+            return "higher"  # every pair a tie: either way gives the same verdicts
+        raise UsageError(
+            f"{path}: no published score (verdict) column to tell which sentence score wins; "
+            "give --import-prefer higher (metric.py: log-likelihoods) or lower"
+        )
     higher = sum(r.score == int(r.more_score > r.less_score) for r in voted)
     return "higher" if 2 * higher >= len(voted) else "lower"
 
@@ -237,7 +245,7 @@ def import_scores(
         raise UsageError(f"--import-prefer must be one of {', '.join(PREFERENCES)}, not {prefer!r}")
     rows, bad = read_published_with_skipped(path, skip_bad_rows)
     matched = _match(rows, pairs, path, data, len(bad))
-    chosen = _preference(rows, prefer)
+    chosen = _preference(rows, prefer, path)
     sign = 1.0 if chosen == "higher" else -1.0
     scores = []
     disagreements = []

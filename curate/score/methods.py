@@ -308,8 +308,13 @@ def methods_of_kind(kind: str) -> list[str]:
     ]
 
 
-def parse_methods(values: Iterable[str]) -> tuple[str, ...]:
-    """Method names from repeated and comma-separated options, deduplicated, validated."""
+def parse_methods(values: Iterable[str], *, required: bool = False) -> tuple[str, ...]:
+    """Method names from repeated and comma-separated options, deduplicated, validated.
+
+    No method at all means "every method that fits the model", so a list that was written but
+    names none (``methods = []`` in a plan or the config, with ``required``; ``--method ""``)
+    is refused: it would otherwise run every method, the opposite of what it says."""
+    values = list(values)
     names: list[str] = []
     for value in values:
         for name in (part.strip() for part in value.split(",")):
@@ -321,6 +326,11 @@ def parse_methods(values: Iterable[str]) -> tuple[str, ...]:
                 )
             if name not in names:
                 names.append(name)
+    if not names and (required or values):
+        raise UsageError(
+            "the list of methods names none; leave it out to score every method that fits "
+            f"the model, or name some of {', '.join(METHODS)}"
+        )
     return tuple(names)
 
 

@@ -88,7 +88,7 @@ def settings_from_table(
             value = tuple(value)
         elif name == "methods":
             try:
-                value = parse_methods(value)
+                value = parse_methods(value, required=True)
             except UsageError as exc:
                 raise InputError(f"{source}: {exc}") from None
         elif name == "threshold":

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from curate import tomltext
 from curate.errors import InputError, UsageError
 from curate.score.models import DEVICES, DTYPES, looks_like_path
 
@@ -183,7 +184,7 @@ def _model(table: Any, index: int, source: Path, labels: set[str]) -> ModelSpec:
         raise PlanError(f"{where}: label {label!r} is used twice; give each model its own label")
     labels.add(label)
     try:
-        methods = parse_methods(values.get("methods", ()))
+        methods = parse_methods(values.get("methods", ()), required="methods" in values)
     except UsageError as exc:
         raise PlanError(f"{where}: {exc}") from None
     device = values.get("device", "auto")
@@ -236,7 +237,7 @@ def load_plan(path: Path | str) -> SweepPlan:
     except (OSError, UnicodeDecodeError) as exc:
         raise PlanError(f"{source}: cannot read the plan ({exc})") from None
     try:
-        document = tomllib.loads(text)
+        document = tomltext.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PlanError(f"{source}: not valid TOML ({exc})") from None
     values = _fields(document, _TOP, str(source))

@@ -163,6 +163,37 @@ def test_real_files_read_and_write_back_byte_for_byte(winobias_dir: Path, tmp_pa
         assert (tmp_path / name).read_bytes() == (winobias_dir / name).read_bytes(), name
 
 
+def test_crlf_files_write_back_byte_for_byte(winobias_dir: Path, tmp_path: Path) -> None:
+    """Files with Windows line ends (one of them mixed) are written back as read (issue 36)."""
+    source = tmp_path / "crlf"
+    source.mkdir()
+    names = [p.name for p in winobias_dir.iterdir() if p.name.endswith((".dev", ".test"))]
+    for index, name in enumerate(sorted(names)):
+        data = (winobias_dir / name).read_bytes().replace(b"\n", b"\r\n")
+        if index == 0:  # one file of mixed ends: its first line keeps "\n"
+            data = data.replace(b"\r\n", b"\n", 1)
+        (source / name).write_bytes(data)
+    dataset = read_dataset(source)
+    assert {p.sent_more[-1] for p in dataset.pairs} <= {".", "?", "!", '"', "'"}  # no "\r" in text
+    write_winobias(dataset, tmp_path / "out")
+    for name in names:
+        assert (tmp_path / "out" / name).read_bytes() == (source / name).read_bytes(), name
+
+
+@pytest.mark.parametrize(
+    "stray",
+    ["pro_stereotyped_type3.txt.dev", "anti_stereotyped_type1.txt.train", "pro_stereotyped_type1.txt"],
+)
+def test_a_file_named_like_a_sentence_file_is_never_left_out_silently(
+    winobias_dir: Path, tmp_path: Path, stray: str
+) -> None:
+    folder = tmp_path / "wb"
+    shutil.copytree(winobias_dir, folder)
+    (folder / stray).write_text("1 [The chief] met [him].\n", encoding="utf-8")
+    with pytest.raises(InputError, match=rf"{stray.replace('.', '[.]')}: named like a WinoBias"):
+        read_dataset(folder)
+
+
 def test_format_subset_restores_brackets() -> None:
     pair = pair_from_lines("[The chief] met [him].", "[The chief] met [her].")
     assert format_subset([pair], "anti") == "1 [The chief] met [her].\n"
@@ -454,6 +485,7 @@ def test_cli_score_import_has_the_per_type_rows(small_versions: tuple[Path, Path
     result = runner.invoke(
         app,
         ["score", str(small_versions[0]), "--import", str(published), "-m", "published",
+         "--import-prefer", "higher",  # no verdict column to tell it
          "--out", str(tmp_path / "out"), "--format", "json"],
     )
     assert result.exit_code == 0, result.output

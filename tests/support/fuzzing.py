@@ -90,6 +90,20 @@ def mutations(draw: st.DrawFn, data: bytes) -> bytes:
     return data
 
 
+@st.composite
+def deep_nesting(draw: st.DrawFn, data: bytes) -> bytes:
+    """``data`` with a value replaced by arrays or inline tables nested 50-5,000 deep (parsers
+    that recurse per level die with RecursionError far below that)."""
+    depth = draw(st.sampled_from([50, 101, 400, 1000, 5000]))
+    opener, closer = draw(st.sampled_from([("[", "]"), ("{a = ", "}"), ("[{a = ", "}]")]))
+    value = (opener * depth + "1" + closer * depth).encode()
+    lines = data.split(b"\n")
+    at = draw(st.sampled_from([i for i, line in enumerate(lines) if b" = " in line] or [0]))
+    key = lines[at].split(b" = ", 1)[0] if b" = " in lines[at] else b"x"
+    lines[at] = key + b" = " + value
+    return b"\n".join(lines)
+
+
 def mutate_json(data: st.DataObject, value: Any, leaves: st.SearchStrategy[Any] = json_values) -> Any:
     """``value`` with one node (at a random path) replaced by a drawn ``leaves`` value."""
     import copy
@@ -163,14 +177,26 @@ def folder_value(files: dict[str, bytes]) -> dict[str, str]:
     return {name: data.decode("utf-8", "surrogateescape") for name, data in sorted(files.items())}
 
 
+#: A folder value's key for a symbolic link: ``{"link:" + name: target}``; ``"dir:" + name``
+#: is an empty folder.
+LINK, DIR = "link:", "dir:"
+
+
 def write_folder(folder: Path, value: dict[str, str]) -> Path:
-    """The folder a :func:`folder_value` describes, written afresh under ``folder``."""
+    """The folder a :func:`folder_value` describes, written afresh under ``folder`` (keys
+    starting with :data:`LINK` are symbolic links to their value, :data:`DIR` empty folders)."""
     forget_inputs()
     shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
     for name, text in value.items():
-        path = folder / name
+        path = folder / name.removeprefix(LINK).removeprefix(DIR)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(text.encode("utf-8", "surrogateescape"))
+        if name.startswith(LINK):
+            path.symlink_to(text)
+        elif name.startswith(DIR):
+            path.mkdir(exist_ok=True)
+        else:
+            path.write_bytes(text.encode("utf-8", "surrogateescape"))
     return folder
 
 

@@ -115,7 +115,8 @@ def scored_items(
 ) -> tuple[list[StereoSetItem], list[str]]:
     """The items a model of ``kind`` scores with ``method`` (default: the kind's official
     one), and notes on what it leaves out: the intersentence items, under the NSP route, when
-    the model has no pretrained NSP head (without ``lm`` to check, they are left out)."""
+    the model has no pretrained NSP head (without ``lm`` to check, they are left out). A
+    UsageError when that leaves nothing (a file of intersentence items only)."""
     from curate.benchmarks.stereoset.io import item_of
 
     method = method or METHODS[STEREOSET_METHODS[kind]]
@@ -130,6 +131,8 @@ def scored_items(
             notes.append(f"{len(dataset.intersentence)} {note}")
         else:
             items.extend(dataset.intersentence)
+    if not items and notes:  # nothing left: one sentence, not an empty evaluation
+        raise UsageError(f"{dataset.source}: no item left to score: the file's {notes[0]}")
     return items, notes
 
 

@@ -43,6 +43,8 @@ FILE_NAME = "{side}_stereotyped_type{type}.txt.{split}"
 #: The four subsets, in report order (the pairs' ``bias_type``).
 SUBSETS = tuple(f"type{t}-{s}" for t in TYPES for s in SPLITS)
 _NAME = re.compile(r"^(pro|anti)_stereotyped_type([12])\.txt\.(dev|test)$")
+#: A name that looks like a WinoBias sentence file (and must then be one of :data:`_NAME`).
+_LOOKS_LIKE = re.compile(r"^(pro|anti)_stereotyped", re.IGNORECASE)
 #: A WinoBias line: its number, one space, the sentence.
 _LINE = re.compile(r"^(\d+) (\S.*)$")
 #: Columns of the shape (the CrowS-Pairs fields a WinoBias pair fills; ids are not a column).
@@ -61,6 +63,8 @@ class Line:
     mentions: tuple[tuple[int, int], ...]
     #: What is wrong with the brackets ("" when they are well formed).
     bracket_error: str = ""
+    #: How the line ended in its file ("\r\n" in a file with Windows line ends).
+    eol: str = "\n"
 
 
 def subset(type_: int, split: str) -> str:
@@ -105,7 +109,9 @@ def parse_line(raw: str, where: str) -> Line:
             text.append(char)
     if start is not None:
         error = error or "a '[' that is never closed"
-    return Line(number, "".join(text), tuple(mentions), error)
+    return Line(
+        number, "".join(text), tuple(mentions), error, "\r\n" if raw.endswith("\r") else "\n"
+    )
 
 
 def bracketed(text: str, mentions: tuple[tuple[int, int], ...]) -> str:
@@ -159,6 +165,12 @@ def make_pair(
             ("anti_occupation_gender", anti_gender),
             # the sentences the mention spans index, so that spans survive an edited sentence
             ("mention_text", (more.text, less.text)),
+            # a line end other than "\n" (a file with Windows line ends), written back as read
+            *(
+                (f"{side}_eol", line.eol)
+                for side, line in (("pro", more), ("anti", less))
+                if line.eol != "\n"
+            ),
         ),
     )
 
@@ -217,7 +229,9 @@ def _twin(path: Path) -> tuple[Path, Path, int, str]:
             "anti_stereotyped_typeN.txt.SPLIT, so that its twin can be found beside it"
         )
     side, type_, split = match.groups()
-    other = path.with_name(FILE_NAME.format(side="anti" if side == "pro" else "pro", type=type_, split=split))
+    other = path.with_name(
+        FILE_NAME.format(side="anti" if side == "pro" else "pro", type=type_, split=split)
+    )
     if not other.is_file():
         raise InputError(f"{other}: no such file; {path} is paired with it line by line")
     pro, anti = (path, other) if side == "pro" else (other, path)
@@ -233,6 +247,14 @@ def subsets_in(directory: Path) -> list[tuple[Path, Path, int, str]]:
             anti = directory / FILE_NAME.format(side="anti", type=type_, split=split)
             if pro.is_file() or anti.is_file():
                 found.append(_twin(pro if pro.is_file() else anti))
+    known = {p.name for pair in found for p in pair[:2]}
+    for entry in sorted(directory.iterdir()):  # nothing named like one is left out unsaid
+        if _LOOKS_LIKE.match(entry.name) and entry.name not in known:
+            raise InputError(
+                f"{entry}: named like a WinoBias sentence file but not one of its subsets "
+                f"(pro_ or anti_stereotyped_typeN.txt.SPLIT, N {' or '.join(map(str, TYPES))}, "
+                f"SPLIT {' or '.join(SPLITS)}); rename or move it, it would be left out"
+            )
     return found
 
 
@@ -270,9 +292,7 @@ def read_winobias(path: Path | str) -> Dataset:
             f"{folder}: no {FEMALE_FILE} / {MALE_FILE} beside the WinoBias files; the "
             "stereotype rule B004 has nothing to check against",
         )
-    pairs = [
-        p for pro, anti, t, s in subsets for p in read_subset(pro, anti, t, s, occupations)
-    ]
+    pairs = [p for pro, anti, t, s in subsets for p in read_subset(pro, anti, t, s, occupations)]
     return Dataset(
         tuple(pairs),
         Shape(FORMAT, FORMAT, COLUMNS),
@@ -330,7 +350,7 @@ def format_subset(pairs: list[Pair], side: str) -> str:
         read_texts = extra.get("mention_text")
         if read_texts:
             spans = moved_spans(spans, read_texts[0 if side == "pro" else 1], text)
-        lines.append(f"{number} {bracketed(text, spans)}\n")
+        lines.append(f"{number} {bracketed(text, spans)}{extra.get(f'{side}_eol', chr(10))}")
     return "".join(lines)
 
 

@@ -1,0 +1,104 @@
+"""Ctrl-C at any moment of a command, start-up included, is one line and exit code 130.
+
+The interrupt is delivered for real (SIGINT to the process) at chosen points of the start-up:
+while a module the CLI needs is being imported, and while the options are parsed. The start-up
+is faithful to the console script and to ``python -m curate``: each imports the entry point
+the way they do, with a hook that sends SIGINT when a given module starts importing.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import repo_env
+
+_HOOK = """
+import builtins, os, signal, sys
+trigger = sys.argv.pop(1)
+real_import = builtins.__import__
+def hooked(name, *args, **kwargs):
+    if name == trigger:
+        builtins.__import__ = real_import
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, delivered while this import starts
+    return real_import(name, *args, **kwargs)
+builtins.__import__ = hooked
+"""
+#: What the pip-generated console script does (pyproject's [project.scripts] entry point).
+CONSOLE_SCRIPT = (
+    _HOOK
+    + """
+import tomllib
+entry = tomllib.load(open(sys.argv.pop(1), "rb"))["project"]["scripts"]["curate"]
+module, function = entry.split(":")
+sys.argv[0] = "curate"
+main = getattr(__import__(module, fromlist=[function]), function)
+sys.exit(main())
+"""
+)
+PYTHON_M = (
+    _HOOK
+    + """
+import runpy
+sys.argv[0] = "curate"
+runpy.run_module("curate", run_name="__main__", alter_sys=True)
+"""
+)
+
+
+def _run(code: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        env=repo_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def _assert_one_line(done: subprocess.CompletedProcess[str]) -> None:
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 130, (done.returncode, done.stderr)
+    assert done.stderr.strip().splitlines() == ["interrupted; no partial output was written"]
+
+
+@pytest.mark.parametrize("trigger", ["typer", "curate.commands", "curate.formats"])
+@pytest.mark.parametrize("command", [["lint"], ["publish", "1.0.0"]])
+def test_ctrl_c_during_the_console_scripts_start_up(trigger: str, command: list[str]) -> None:
+    from tests.conftest import REPO
+
+    _assert_one_line(_run(CONSOLE_SCRIPT, trigger, str(REPO / "pyproject.toml"), *command))
+
+
+@pytest.mark.parametrize("trigger", ["typer", "curate.commands"])
+def test_ctrl_c_during_python_m_curates_start_up(trigger: str) -> None:
+    _assert_one_line(_run(PYTHON_M, trigger, "lint"))
+
+
+def test_ctrl_c_while_the_options_are_parsed() -> None:
+    """Typer's own handling would exit 130 without a word."""
+    from tests.conftest import REPO
+
+    patch = """
+import typer.core
+click = typer.core._click  # typer's own copy of click
+real_make_context = click.Command.make_context
+def make_context(self, *args, **kwargs):
+    os.kill(os.getpid(), signal.SIGINT)
+    return real_make_context(self, *args, **kwargs)
+click.Command.make_context = make_context
+"""
+    code = CONSOLE_SCRIPT.replace("\nimport tomllib\n", patch + "\nimport tomllib\n", 1)
+    _assert_one_line(_run(code, "nothing-imports-this", str(REPO / "pyproject.toml"), "lint"))
+
+
+def test_a_normal_exit_code_is_kept() -> None:
+    done = _run(PYTHON_M, "nothing-imports-this", "rules", "T001")
+    assert done.returncode == 0, done.stderr
+    done = _run(PYTHON_M, "nothing-imports-this", "stats", "nope.csv")
+    assert done.returncode == 2
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("error: nope.csv")
