@@ -32,11 +32,16 @@ def _plain(cell: Any) -> str:
 
 
 def table_fits(table: Table, console: Console) -> bool:
-    """Whether ``table`` fits the console's width without breaking any word of a cell."""
+    """Whether ``table`` fits the console's width: on a terminal without breaking any word of
+    a cell (cells wrap at spaces); in a pipe or a log without wrapping a cell at all, so that
+    every label and number stays on one line for grep."""
     for column in table.columns:
         column.overflow = "fold"
-    minimum = Measurement.get(console, console.options, table).minimum
-    return minimum <= console.width
+    # measured without the console's limit (a measurement is clamped to it)
+    unlimited = console.options.update_width(1_000_000)
+    measured = Measurement.get(console, unlimited, table)
+    needed = measured.minimum if console.is_terminal else measured.maximum
+    return needed <= console.width
 
 
 def table_records(table: Table) -> list[str]:
@@ -62,9 +67,9 @@ def table_records(table: Table) -> list[str]:
 def print_table(table: Table, console: Console) -> None:
     """Print ``table`` with every label and number whole.
 
-    Cells fold (wrap inside a long word) rather than end in ``…``; when the columns cannot
-    fit the width even so (22 model columns at 80 characters), each row is printed as a
-    record of ``header: value`` lines instead, which a pipe or a log keeps intact."""
+    On a terminal cells wrap (and fold inside a word) rather than end in ``…``; in a pipe or a
+    log a table is printed only when it fits unwrapped. Otherwise (22 model columns at 80
+    characters) each row is printed as a record of ``header: value`` lines, whole."""
     if table_fits(table, console):
         console.print(table)
         return
