@@ -397,5 +397,9 @@ def _csv_rows(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _confidence_cell(stats: dict[str, float | None]) -> str:
-    """The mean confidence of a summary, or a dash when it has no pairs."""
-    return "-" if stats["mean"] is None else f"{stats['mean']:.4f}"
+    """The mean confidence of a summary (scientific notation when 4 decimals would round it to
+    zero), or a dash when it has no pairs."""
+    mean = stats["mean"]
+    if mean is None:
+        return "-"
+    return f"{mean:.3e}" if mean != 0 and abs(mean) < 0.0001 else f"{mean:.4f}"

@@ -63,10 +63,13 @@ def _sentences_cell(old: PairText, new: PairText) -> tuple[str, str]:
     )
 
 
-def _scores(view: ScoredPairView) -> str:
+def _scores(view: ScoredPairView, method: str) -> str:
+    from curate.score.methods import format_score
+
     verdict = "biased" if view["score"] else "not biased"
     return (
-        f"{view['sent_more_score']:.3f}<br>{view['sent_less_score']:.3f}"
+        f"{format_score(view['sent_more_score'], method)}<br>"
+        f"{format_score(view['sent_less_score'], method)}"
         f'<br><span class="verdict">{verdict}</span>'
     )
 
@@ -86,9 +89,9 @@ def flip_table(model: ModelSection) -> str:
                 escape_html(f["change"]),
                 escape_html(", ".join(f["fields"])),
                 old_html,
-                _scores(f["before"]),
+                _scores(f["before"], model["method"]),
                 new_html,
-                _scores(f["after"]),
+                _scores(f["after"], model["method"]),
             ]
         )
     return _html_table(

@@ -164,9 +164,9 @@
       for (let v = 0; v < NV; v++) {
         cols.push({
           key: `score-${m}-${v}`,
-          label: NV === 2 ? `${name}: ${VERSIONS[v]} more / less` : `${name}: more / less`,
+          label: `${name}: ${NV === 2 ? `${VERSIONS[v]} ` : ""}more / less (${scoreUnit(m)})`,
           value: (r) => (r.s[m][v] ? r.s[m][v][0] - r.s[m][v][1] : -Infinity),
-          render: (td, r) => renderScore(td, r.s[m][v]),
+          render: (td, r) => renderScore(td, r.s[m][v], m),
           cls: "num",
         });
       }
@@ -246,9 +246,22 @@
   function fmt(x, digits) {
     return x === null || x === undefined ? "-" : x.toFixed(digits);
   }
-  function renderScore(td, score) {
+  // A sentence score in the form its method makes readable: a geometric-mean probability
+  // (clm-mean, ~1e-4) in scientific notation, a log-probability with 3 decimals unless that
+  // would round it to zero; never "0.000 / 0.000" for two different scores.
+  function scoreUnit(m) {
+    const reduction = (MODELS[m] && MODELS[m].reduction) || "";
+    return /probability/.test(reduction) && !/log/.test(reduction) ? "probability" : "log-probability";
+  }
+  function fmtScore(x, m) {
+    if (x === null || x === undefined) return "-";
+    if (scoreUnit(m) === "probability" || (x !== 0 && Math.abs(x) < 0.001)) return x.toExponential(3);
+    return x.toFixed(3);
+  }
+  function renderScore(td, score, m) {
     td.className = "num";
-    td.textContent = score ? `${fmt(score[0], 3)} / ${fmt(score[1], 3)}` : "-";
+    td.textContent = score ? `${fmtScore(score[0], m)} / ${fmtScore(score[1], m)}` : "-";
+    td.title = scoreUnit(m);
   }
   function renderVerdict(td, r, m) {
     const parts = [];
@@ -649,9 +662,9 @@
     const scoreRows = [];
     MODELS.forEach((model, m) => VERSIONS.forEach((label, v) => {
       const s = r.s[m][v];
-      if (s) scoreRows.push([model.label, label, fmt(s[0], 3), fmt(s[1], 3), verdict(s) ? "biased" : "not biased", thresholdLabelName(s)]);
+      if (s) scoreRows.push([model.label, label, scoreUnit(m), fmtScore(s[0], m), fmtScore(s[1], m), verdict(s) ? "biased" : "not biased", thresholdLabelName(s)]);
     }));
-    parts.push(...section("Scores", [scoreRows.length ? simpleTable(["model", "version", "sent_more", "sent_less", "verdict", `at ${thresholdValue()}%`], scoreRows) : el("p", { cls: "note", text: "No score." })]));
+    parts.push(...section("Scores", [scoreRows.length ? simpleTable(["column", "version", "unit", "sent_more", "sent_less", "verdict", `at ${thresholdValue()}%`], scoreRows) : el("p", { cls: "note", text: "No score." })]));
     const tokenBox = el("div", { id: "detail-tokens" });
     parts.push(...section("Per-token log-probabilities", [tokenBox]));
     parts.push(...section("Change history", [r.c ? el("ul", { cls: "changes" }, r.c.map((c) => el("li", null, [
@@ -705,7 +718,7 @@
           const div = el("div", { cls: "token-chart aligned", "data-model": String(m), "data-version": String(v) });
           const scores = r.s[m][v];
           const how = `${REDUCTIONS[model.reduction] || model.reduction || "score"} over ${model.counted || "the counted tokens"}`;
-          box.append(el("p", { cls: "note token-caption", text: `${model.label} \u00b7 ${VERSIONS[v]}: sent_more ${fmt(scores ? scores[0] : null, 3)}, sent_less ${fmt(scores ? scores[1] : null, 3)} = the ${how}. Bars: log-probability of each token the method counts; \u00d7: a token it does not count; shaded: tokens that differ between the sentences.` }));
+          box.append(el("p", { cls: "note token-caption", text: `${model.label} \u00b7 ${VERSIONS[v]}: sent_more ${fmtScore(scores ? scores[0] : null, m)}, sent_less ${fmtScore(scores ? scores[1] : null, m)} (${scoreUnit(m)}) = the ${how}. Bars: log-probability of each token the method counts; \u00d7: a token it does not count; shaded: tokens that differ between the sentences.` }));
           box.append(div);
           const slots = alignTokens(entry.more, entry.less);
           const xs = slots.map((_, x) => x);
