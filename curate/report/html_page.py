@@ -89,9 +89,9 @@ def flip_table(model: ModelSection) -> str:
                 escape_html(f["change"]),
                 escape_html(", ".join(f["fields"])),
                 old_html,
-                _scores(f["before"], model["method"]),
+                _scores(f["before"], str(model.get("method", ""))),
                 new_html,
-                _scores(f["after"], model["method"]),
+                _scores(f["after"], str(model.get("method", ""))),
             ]
         )
     return _html_table(

@@ -162,12 +162,12 @@ def render_markdown(data: Report) -> str:
                     escape_markdown(f["change"]),
                     escape_markdown(f["before"]["sent_more"]),
                     escape_markdown(f["before"]["sent_less"]),
-                    f"{format_score(f['before']['sent_more_score'], m['method'])} / "
-                    f"{format_score(f['before']['sent_less_score'], m['method'])}",
+                    f"{format_score(f['before']['sent_more_score'], str(m.get('method', '')))} / "
+                    f"{format_score(f['before']['sent_less_score'], str(m.get('method', '')))}",
                     escape_markdown(f["after"]["sent_more"]),
                     escape_markdown(f["after"]["sent_less"]),
-                    f"{format_score(f['after']['sent_more_score'], m['method'])} / "
-                    f"{format_score(f['after']['sent_less_score'], m['method'])}",
+                    f"{format_score(f['after']['sent_more_score'], str(m.get('method', '')))} / "
+                    f"{format_score(f['after']['sent_less_score'], str(m.get('method', '')))}",
                 ]
                 for f in flips["pairs"]
             ]
