@@ -269,9 +269,15 @@ def diff_report(
         print_csv(_rows(result.data))
         return
     _summary(result.data)
+    # in each method's own unit: masked tokens (pll), sentences (aul, the causal methods)
+    units: dict[str, list[int]] = {}
+    for run in result.runs:
+        counts = units.setdefault(run.stats.unit, [0, 0])
+        counts[0] += run.stats.computed
+        counts[1] += run.stats.cache_hits
     err.print(
-        f"this run computed {result.computed:,} masked tokens and took {result.cache_hits:,} "
-        "from the cache"
+        "this run computed "
+        + "; ".join(f"{c:,} {unit} and took {h:,} from the cache" for unit, (c, h) in units.items())
     )
     out.print("wrote " + ", ".join(user_text(p) for p in paths))
 
