@@ -154,7 +154,7 @@ def test_six_columns_with_unique_labels_everywhere(driver: Any, many: Many) -> N
     assert sorted(radar) == sorted(labels)
     shares = driver.execute_script(
         "const d = document.getElementById('chart-threshold').data;"
-        "return d[0].x.map((x, i) => [x, d.map(t => t.y[i])]);"
+        "return d[0].y.map((y, i) => [y, d.map(t => t.x[i])]);"
     )
     assert len(shares) == 12 == len({x for x, _ in shares})
     for x, ys in shares:

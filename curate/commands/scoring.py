@@ -139,7 +139,7 @@ class VersionsProgress:
         self._log.started(key)
         if done == total and key not in self._finished:
             self._finished.add(key)
-            self._log.finished(f"{model} on {version}: {total:,} {self._unit} done", key=key)
+            self._log.finished(f"{model} on {version}: done, {total:,} {self._unit} to compute", key=key)
         if key not in self._tasks:
             self._tasks[key] = self._progress.add_task(
                 escape(f"scoring {model} on {version}"), total=total, unit=self._unit
