@@ -164,7 +164,9 @@ def test_report_html_with_22_columns(driver: Any, built: dict[str, Any], tmp_pat
     assert all(label in body for label in labels)
     # the page does not run off the window: wide tables scroll inside their own box
     assert driver.execute_script("return document.documentElement.scrollWidth") <= 1400
+    scoped = OVERLAPS.replace("document.querySelectorAll", "arguments[1].querySelectorAll")
     for plot in driver.find_elements(By.CSS_SELECTOR, ".js-plotly-plot"):
-        count, hits = driver.execute_script(OVERLAPS.replace("document.querySelectorAll", "arguments[1].querySelectorAll"), ".xtick text", plot)
-        assert hits == [], hits[:3]
+        for axis in (".xtick text", ".ytick text"):
+            _count, hits = driver.execute_script(scoped, axis, plot)
+            assert hits == [], (plot.get_attribute("id"), axis, hits[:3])
     assert severe_console_messages(driver) == []

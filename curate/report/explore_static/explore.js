@@ -389,6 +389,7 @@
     });
     return out;
   }
+  let sharesSized = false;
   function renderShares(summary, t) {
     const table = $("shares");
     const head = el("tr", null, [
@@ -408,6 +409,12 @@
       rows.push(el("tr", null, cells));
     }
     table.replaceChildren(...rows);
+    if (!sharesSized) {
+      // with many columns the charts come first; the numbers are a click away
+      sharesSized = true;
+      $("shares-box").open = summary.length <= 8;
+      $("shares-summary").textContent = `the numbers: shares and metric per column and version (${summary.length} rows)`;
+    }
     const scope = summaryRows.length === ROWS.length ? `all ${ROWS.length} pairs` : `the ${summaryRows.length} pairs the filters show${state.cls ? " (but for the class filter)" : ""}`;
     $("summary-scope").textContent = MODELS.length
       ? `Over ${scope}. Metric score: % of pairs whose more stereotyping sentence scores higher (50 = no preference).`
