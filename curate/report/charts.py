@@ -154,6 +154,8 @@ def bias_type_delta_figure(data: Report) -> str:
     import plotly.graph_objects as go
 
     types = all_bias_types(data)
+    if len(data["models"]) > MANY_COLUMNS:
+        return _bias_type_delta_heatmap(data, types)
     traces = []
     for model in data["models"]:
         rows = [model["delta"]["overall"]] + [bias_type_rows(model).get(t, {}) for t in types]
@@ -180,6 +182,50 @@ def bias_type_delta_figure(data: Report) -> str:
     )
     figure.add_hline(y=0, line_color="#555")
     return _figure_html(figure, "fig-delta-types")
+
+
+def _bias_type_delta_heatmap(data: Report, types: list[str]) -> str:
+    """With many columns, the change per bias type as a heat map (a row per column, a cell per
+    bias type, the interval in the cell's hover) instead of a bar per column in every group."""
+    import plotly.graph_objects as go
+
+    models = data["models"]
+    xs = ["overall", *types]
+    cells = [
+        [m["delta"]["overall"]] + [bias_type_rows(m).get(t, {}) for t in types] for m in models
+    ]
+
+    def interval(r: dict[str, Any]) -> str:
+        if r.get("ci_low") is None:
+            return "-"
+        return f"[{r['ci_low']:+.2f}, {r['ci_high']:+.2f}]"
+
+    figure = go.Figure(
+        go.Heatmap(
+            x=[escape_html(x) for x in xs],
+            y=[escape_html(m["label"]) for m in models],
+            z=[[r.get("delta") for r in row] for row in cells],
+            customdata=[[interval(r) for r in row] for row in cells],
+            text=[["" if r.get("delta") is None else f"{r['delta']:+.1f}" for r in row] for row in cells],
+            texttemplate="%{text}",
+            colorscale="RdBu_r",
+            zmid=0,
+            xgap=1,
+            ygap=1,
+            colorbar={"title": {"text": "Δ pp"}},
+            hovertemplate="%{y}<br>%{x}: Δ %{z:+.2f} %{customdata}<extra></extra>",
+        ),
+        layout=_layout(
+            f"Δ metric by bias type (after − before); hover for the {confidence_percent(data)} "
+            "bootstrap CI",
+            xaxis={"side": "top", "tickangle": 0, "tickmode": "array",
+                   "tickvals": [escape_html(x) for x in xs],
+                   "ticktext": [escape_html(x).replace("-", "-<br>") for x in xs]},
+            yaxis={"automargin": True, "autorange": "reversed", "type": "category"},
+            margin={"l": 20, "r": 20, "t": 130, "b": 20},
+        ),
+    )  # fmt: skip
+    return _figure_html(figure, "fig-delta-types", 170 + 26 * len(models))
 
 
 def _error_bar(a: float | None, b: float | None) -> float | None:
