@@ -57,7 +57,7 @@ def load(driver: Any, project: Project) -> None:
 
 def visible_ids(driver: Any) -> list[int]:
     return driver.execute_script(
-        "return Array.from(document.querySelectorAll('#pair-table tbody tr'), tr => +tr.dataset.id)"
+        "return Array.from(document.querySelectorAll('#pair-table tbody tr[data-id]'), tr => +tr.dataset.id)"
     )
 
 
