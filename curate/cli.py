@@ -3,26 +3,149 @@
 Each pipeline stage registers its commands from ``curate/commands/<stage>.py``; this module only
 builds the app, the shared options and the error handling (exit code 0 ok, 1 findings or a
 failed check, 2 usage or input error).
+
+The stages are imported lazily (:class:`LazyGroup`): ``curate --help`` lists the commands from
+:data:`COMMANDS` without importing any stage, and ``curate score ...`` imports the score stage
+only. Importing them all (the annotation, release and lint stacks, pydantic, numpy, jinja2)
+made every ``--help`` and usage error take most of a second (issue 31);
+``benchmarks/bench_cli.py`` measures it.
 """
 
 from __future__ import annotations
 
-import typer
+import importlib
+from collections.abc import Iterator, MutableMapping
+from typing import Any
 
-from curate import __version__
-from curate.commands import annotations as annotations_commands
-from curate.commands import data as data_commands
-from curate.commands import diff_report as diff_report_commands
-from curate.commands import explore as explore_commands
-from curate.commands import instrument as instrument_commands
-from curate.commands import lint as lint_commands
-from curate.commands import release as release_commands
-from curate.commands import score as score_commands
-from curate.commands import sweep as sweep_commands
+import click
+import typer
+from typer.core import TyperGroup
+
 from curate.interrupt import run_guarded
+
+#: Every command: the stage module that registers it and its one-paragraph summary, as the
+#: module's docstring gives it (tests/test_cli_startup.py checks that they agree), in the
+#: order ``curate --help`` lists them.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "fetch": ("data", "Fetch a pinned source dataset into data/raw/, verified by SHA-256."),
+    "stats": (
+        "data",
+        "Pairs per bias type and direction, sentence lengths, and validator agreement.",
+    ),
+    "lint": (
+        "lint",
+        "Find invalid minimal pairs. Exit 1 when findings remain, 0 when none, 2 on bad input.",
+    ),
+    "rules": ("lint", "List the lint rules, or explain one with its bad and good examples."),
+    "revise": ("release", "Apply safe autofixes, then decisions in order, to the pinned raw file."),
+    "publish": (
+        "release",
+        "Build the release data/clean/VERSION/dist/: CSV, Parquet (also in the Hugging Face "
+        "crows_pairs layout), changes, data card, changelog, an lm-evaluation-harness task "
+        "(lm_eval/), manifest and SHA256SUMS.",
+    ),
+    "diff": (
+        "release",
+        "Pair-level diff of two versions: added, dropped and edited pairs, edits word by word.",
+    ),
+    "score": ("score", "Score pairs with bias metrics of masked and causal language models."),
+    "sweep": (
+        "sweep",
+        "Score every (model, method, dataset version) of a plan whose results are not cached.",
+    ),
+    "diff-report": (
+        "diff_report",
+        "Score two versions with each model and report what the revision changed.",
+    ),
+    "explore": (
+        "explore",
+        "Write a static site (index.html) to browse pairs with their findings, decisions, "
+        "annotator answers, change history and scores, a threshold slider, and a way for "
+        "readers to report bad pairs as a findings file for `curate annotations push "
+        "--findings`.",
+    ),
+    "annotations": (
+        "annotations",
+        "Revalidate flagged pairs with annotators in Label Studio: push tasks, pull the "
+        "answers, tally decisions and agreement. Files live in annotations/rounds/ROUND/.",
+    ),
+    "instrument": (
+        "instrument",
+        "Reliability and validity of a benchmark as a measuring instrument, from the scores of "
+        "several models: parallel forms, internal consistency, convergent validity, sensitivity.",
+    ),
+}
+
+#: ``-h`` as well as ``--help``, on every command (a click context inherits it).
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+
+
+def load_stage(module: str) -> dict[str, click.Command]:
+    """The click commands that ``curate.commands.<module>`` registers, by name."""
+    stage = importlib.import_module(f"curate.commands.{module}")
+    holder = typer.Typer(rich_markup_mode="markdown", context_settings=CONTEXT_SETTINGS)
+    stage.register(holder)
+    return dict(typer.main.get_group(holder).commands)
+
+
+class _LazyCommands(MutableMapping[str, click.Command]):
+    """The group's commands: names known at once, each command built when first looked up."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, click.Command] = {}
+        self._extra: dict[str, click.Command] = {}
+
+    def __getitem__(self, name: str) -> click.Command:
+        if name in self._extra:
+            return self._extra[name]
+        if name not in COMMANDS:
+            raise KeyError(name)
+        if name not in self._loaded:
+            self._loaded.update(load_stage(COMMANDS[name][0]))
+        return self._loaded[name]
+
+    def __setitem__(self, name: str, command: click.Command) -> None:
+        self._extra[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._extra[name]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from COMMANDS
+        yield from (n for n in self._extra if n not in COMMANDS)
+
+    def __len__(self) -> int:
+        return len(COMMANDS) + sum(1 for n in self._extra if n not in COMMANDS)
+
+
+class LazyGroup(TyperGroup):
+    """The root group: commands are imported when one runs (or its help is asked), and the
+    root's help lists them from :data:`COMMANDS` without importing any."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands = _LazyCommands()  # type: ignore[assignment]
+        self._listing = False
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(self.commands)  # the names only: TyperGroup's reads every command
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if self._listing and cmd_name in COMMANDS:
+            return click.Command(cmd_name, help=COMMANDS[cmd_name][1])
+        return super().get_command(ctx, cmd_name)
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
+
 
 app = typer.Typer(
     name="curate",
+    cls=LazyGroup,
     help=(
         "Find, revalidate and fix broken sentence pairs in social-bias benchmarks such as "
         "CrowS-Pairs, and measure what the fixes change.\n\n"
@@ -33,11 +156,14 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode="markdown",
+    context_settings=CONTEXT_SETTINGS,
 )
 
 
 def _version(value: bool) -> None:
     if value:
+        from curate import __version__
+
         typer.echo(f"curate {__version__}")
         raise typer.Exit()
 
@@ -49,17 +175,6 @@ def _root(
     ),
 ) -> None:
     """curate: curation pipeline for minimal-pair bias benchmarks."""
-
-
-data_commands.register(app)
-annotations_commands.register(app)
-lint_commands.register(app)
-release_commands.register(app)
-score_commands.register(app)
-sweep_commands.register(app)
-diff_report_commands.register(app)
-explore_commands.register(app)
-instrument_commands.register(app)
 
 
 def main() -> None:

@@ -81,11 +81,11 @@ def test_release_version_and_rerun_without_forward_passes(project: Path, model: 
     args = ("raw", "1.0.0-test", "-m", model, "-o", "out", "--bootstrap", "200")
     first = _run(*args)
     assert first.exit_code == 0, first.output
-    assert "this run computed 0 masked tokens" not in first.stderr
+    assert "this run computed 0 masked copies" not in first.stderr
     files = {p.name: p.read_bytes() for p in (project / "out").iterdir()}
     second = _run(*args)
     assert second.exit_code == 0, second.output
-    assert "this run computed 0 masked tokens" in second.stderr
+    assert "this run computed 0 masked copies" in second.stderr
     assert {p.name: p.read_bytes() for p in (project / "out").iterdir()} == files
     data = json.loads(files["report.json"])
     assert data["after"]["label"] == "1.0.0-test"

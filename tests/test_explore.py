@@ -228,7 +228,7 @@ def test_site_is_deterministic_and_replaces_only_a_site(
 def test_one_version_without_scores(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(project.root)
     result = cli("explore", "1.0.0-auto", "--round", "r1", "--out", "one")
-    assert "9 pairs, 0 model(s)" in result.stdout
+    assert "9 pairs, 0 columns from 0 models" in result.stdout
     data = page_data(project.root / "one")
     assert data["versions"] == ["1.0.0-auto"] and data["models"] == []
     assert data["rounds"] == ["r1"]

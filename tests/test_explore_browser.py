@@ -57,7 +57,7 @@ def load(driver: Any, project: Project) -> None:
 
 def visible_ids(driver: Any) -> list[int]:
     return driver.execute_script(
-        "return Array.from(document.querySelectorAll('#pair-table tbody tr'), tr => +tr.dataset.id)"
+        "return Array.from(document.querySelectorAll('#pair-table tbody tr[data-id]'), tr => +tr.dataset.id)"
     )
 
 
@@ -217,13 +217,13 @@ def test_threshold_slider_gives_the_shares_of_report_json(driver: Any, project: 
     assert driver.find_element(By.ID, "flips-0-1").text == str(model["flips"]["count"])
     # the curve chart (0-20%) draws report.json's threshold curves, with a marker at the slider
     curves = driver.execute_script(
-        "return document.getElementById('chart-curves').data.map(t => [t.name, t.x, t.y])"
+        "return document.getElementById('chart-curves').data.map(t => [t.meta[0], t.x, t.y])"
     )
     labels = ("biased", "neutral", "non-biased")
     for (name, xs, ys), (side, label) in zip(
         curves, [(side, label) for side in ("before", "after") for label in labels], strict=True
     ):
-        assert name.startswith(label) and xs == thresholds
+        assert name == label and xs == thresholds  # the class of the panel
         assert ys == model["threshold_curves"][side][label]
     marker = driver.execute_script("return document.getElementById('chart-curves').layout.shapes[0].x0")
     assert marker == thresholds[-1]

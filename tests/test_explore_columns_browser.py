@@ -108,7 +108,7 @@ def load(driver: Any, page: Path) -> None:
 
 def visible_ids(driver: Any) -> list[int]:
     return driver.execute_script(
-        "return Array.from(document.querySelectorAll('#pair-table tbody tr'), tr => +tr.dataset.id)"
+        "return Array.from(document.querySelectorAll('#pair-table tbody tr[data-id]'), tr => +tr.dataset.id)"
     )
 
 
@@ -154,7 +154,7 @@ def test_six_columns_with_unique_labels_everywhere(driver: Any, many: Many) -> N
     assert sorted(radar) == sorted(labels)
     shares = driver.execute_script(
         "const d = document.getElementById('chart-threshold').data;"
-        "return d[0].x.map((x, i) => [x, d.map(t => t.y[i])]);"
+        "return d[0].y.map((y, i) => [y, d.map(t => t.x[i])]);"
     )
     assert len(shares) == 12 == len({x for x, _ in shares})
     for x, ys in shares:
@@ -290,7 +290,7 @@ def test_report_links_its_robust_flips_into_the_explorer_beside_it(
     assert flipped and {int(a.get_attribute("href").rsplit("-", 1)[1]) for a in links} == flipped
     first = sorted(flipped)[0]
     row = driver.find_element(By.XPATH, f"//a[@href='../explore/index.html#pair-{first}']/..")
-    texts = {p.pair_id: p for p in __import__("curate.pairs", fromlist=["read_pairs"]).read_pairs(
+    texts = {p.pair_id: p for p in __import__("curate.datasets", fromlist=["read_pairs"]).read_pairs(
         many.root / "data/clean/1.0.0-auto/dist/crows_pairs_revised.csv")}  # fmt: skip
     if first in texts:
         assert texts[first].sent_more in row.text and texts[first].sent_less in row.text

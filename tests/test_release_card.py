@@ -142,3 +142,26 @@ def test_changelog_entry_and_history() -> None:
     assert text.startswith("# Changelog\n")
     assert text.index("## 1.1.0") < text.index("## 1.0.0")
     assert text.endswith("\n## 1.0.0\n\nFirst.\n")
+
+
+def test_the_header_splits_are_what_datasets_reads_without_a_warning() -> None:
+    """🤗 datasets requires name, num_examples and num_bytes of every split in the header's
+    ``dataset_info``; without num_bytes every load_dataset warned the YAML was malformed."""
+    import yaml
+    from datasets.splits import SplitDict
+
+    recipe = {"release": {"version": "1.1.0", "title": "", "summary": "", "previous": None},
+              "fixes": {"select": []}}  # fmt: skip
+    counts = {"pairs": 7, "raw_pairs": 7, "changed_pairs": 0, "lint": {},
+              "changes": {"edited": 0, "relabelled": 0, "edited+relabelled": 0, "dropped": 0},
+              "decisions": {}, "decision_sources": {}, "decisions_read": dict.fromkeys(READ, 0)}  # fmt: skip
+    text = render_card(
+        version="1.1.0", recipe=recipe, inputs={"source": SOURCE, "recipe_sha256": "cd" * 32,
+        "decisions": []}, counts=counts, rule_summaries={}, tool_version="9.8.7",
+        previous_label="version 1.0.0", hf_data_file="data.parquet", hf_data_bytes=1234,
+        hf_split_bytes=987,
+    )  # fmt: skip
+    header = yaml.safe_load(text.split("---")[1])
+    splits = header["dataset_info"]["splits"]
+    assert splits == [{"name": "test", "num_bytes": 987, "num_examples": 7}]
+    assert SplitDict._from_yaml_list(splits)["test"].num_examples == 7

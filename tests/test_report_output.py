@@ -53,3 +53,29 @@ def test_output_is_byte_identical_to_the_recorded_layout(data, name, render) -> 
     """tests/golden/ holds the files rendered from the same data before the report modules were
     split and typed; a change of layout, key order or number formatting shows here."""
     assert render(data) == (GOLDEN / name).read_text(encoding="utf-8")
+
+
+def test_pair_ids_link_to_an_explorer_built_for_the_same_versions_only(
+    data: Report, tmp_path: Path
+) -> None:
+    from curate.report.output import explorer_link
+
+    report_dir, site = tmp_path / "diff-report", tmp_path / "explore"
+    site.mkdir()
+    (site / "index.html").write_text("<html></html>", encoding="utf-8")
+    flips = data["robust_flips"]
+    pairs = sorted({f["pair_id"] for f in (*flips["every"], *flips["only_one"])})
+    assert pairs, "the fixture has flips to link"
+    versions = [data["before"]["label"], data["after"]["label"]]
+
+    def marker(**values: object) -> None:
+        (site / ".curate-explore").write_text(json.dumps(values), encoding="utf-8")
+
+    marker(versions=versions, pairs=pairs)
+    assert explorer_link(report_dir, data) == "../explore/index.html"
+    marker(versions=["raw", "2.0.0-other"], pairs=pairs)  # built for other versions
+    assert explorer_link(report_dir, data) is None
+    marker(versions=versions, pairs=pairs[1:])  # without a pair the report links
+    assert explorer_link(report_dir, data) is None
+    (site / ".curate-explore").write_text("curate explore site\n", encoding="utf-8")
+    assert explorer_link(report_dir, data) is None  # an old site: it cannot say

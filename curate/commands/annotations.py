@@ -52,6 +52,7 @@ from curate.datasets import read_pairs
 from curate.decisions import write_decisions
 from curate.errors import CurateError, InputError, UsageError, user_text
 from curate.fileio import input_exists, read_text_utf8
+from curate.terminal import print_table
 
 annotations_app = typer.Typer(
     name="annotations",
@@ -511,7 +512,7 @@ def _render_tally(report: dict[str, Any], decisions: list) -> None:
             str(d.pair_id), d.action, str(d.n_annotators), Text(change), Text(d.reason or "")
         )
     if decisions:
-        out.print(table)
+        print_table(table, out)
     agree = report["agreement"]
     table = Table(
         "question",
@@ -542,7 +543,7 @@ def _render_tally(report: dict[str, Any], decisions: list) -> None:
         _fmt(overall["krippendorff_alpha"]),
         style="bold",
     )
-    out.print(table)
+    print_table(table, out)
 
 
 def _render_precision(measured: RulePrecision) -> None:
@@ -579,7 +580,7 @@ def _render_precision(measured: RulePrecision) -> None:
             interval,
             style="bold" if index == len(rows) - 1 else None,
         )
-    out.print(table)
+    print_table(table, out)
 
 
 def _agreement(answers: Any) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import re
 from collections.abc import Callable, Iterator
 from enum import StrEnum
 from pathlib import Path
@@ -241,3 +242,57 @@ def score_cache_path(cfg: Config, cache: Path | None, no_cache: bool) -> Path | 
 def print_json(value: Any) -> None:
     """Print ``value`` as stable, indented JSON on stdout."""
     typer.echo(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False))
+
+
+#: A label given on the command line (``-m path=label``): a folder name, no separators.
+_LABEL = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]*$")
+
+#: The sentence every ``--model`` option adds about labels.
+LABEL_HELP = (
+    " Give it a label with PATH=LABEL (a folder name): two folders with the same name "
+    "(a/bert, b/bert) can then be scored together."
+)
+
+
+def split_label(value: str) -> tuple[str, str | None]:
+    """``path=label`` as ``(path, label)``; a value with no ``=`` as ``(value, None)``.
+
+    Two model folders with the same name (``a/bert`` and ``b/bert``) would share an output
+    folder and a column label; a label tells them apart. The label is what follows the last
+    ``=`` and must be a folder name (letters, digits, ``_ . + -``); a local path that itself
+    holds ``=`` and exists is taken whole."""
+    from curate.modelnames import local_name
+
+    name, sep, label = value.rpartition("=")
+    if not sep or not name or local_name(value) is not None:
+        return value, None
+    if not _LABEL.match(label):
+        raise UsageError(
+            f"model label {label!r} (in {value!r}) must be a folder name: letters, digits, "
+            "'_', '.', '+' or '-', not starting with '.' or '-'"
+        )
+    return name, label
+
+
+class ResultFormat(StrEnum):
+    """Output formats for a result that is a table: the table, JSON or CSV."""
+
+    text = "text"
+    json = "json"
+    csv = "csv"
+
+
+def print_csv(rows: list[dict[str, Any]]) -> None:
+    """Print ``rows`` as CSV on stdout (a header of every key, in the order first seen; a
+    row without a key leaves its cell empty)."""
+    import csv
+    import io
+
+    if not rows:
+        return
+    fields = list(dict.fromkeys(key for row in rows for key in row))
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=fields, restval="", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    typer.echo(buffer.getvalue(), nl=False)

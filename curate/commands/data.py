@@ -28,6 +28,7 @@ from curate.commands.common import (
 )
 from curate.errors import InputError, UsageError, user_text
 from curate.stats import compute_stats
+from curate.terminal import print_table
 
 
 def register(app: typer.Typer) -> None:
@@ -78,7 +79,7 @@ def fetch(
                 f"[{colour}]{state}[/]",
                 *(Text(v) for v in (source.license, source.url)),
             )
-        out.print(table)
+        print_table(table, out)
         return
     if not name:
         known = ", ".join(registry)
@@ -198,7 +199,7 @@ def _render_stats(result: dict, source: str, benchmark: Benchmark) -> None:
         str(dirs["antistereo"]),
         style="bold",
     )
-    out.print(table)
+    print_table(table, out)
 
     lengths = result["lengths"]
     table = Table(title="Sentence length (words)", title_justify="left")
@@ -209,7 +210,7 @@ def _render_stats(result: dict, source: str, benchmark: Benchmark) -> None:
         table.add_row(
             key, f"{s['mean']:.2f}", f"{s['median']:g}", str(s["minimum"]), str(s["maximum"])
         )
-    out.print(table)
+    print_table(table, out)
     same = lengths["same_word_count"]
     out.print(
         f"same word count in both sentences: {same} of {total} "
@@ -237,4 +238,4 @@ def _render_stats(result: dict, source: str, benchmark: Benchmark) -> None:
     table = Table("validators listing bias_type", "pairs", title_justify="left")
     for k, v in agreement["label_supported_by"].items():
         table.add_row(str(k), str(v))
-    out.print(table)
+    print_table(table, out)

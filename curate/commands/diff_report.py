@@ -17,14 +17,19 @@ from curate.benchmarks import benchmark_of
 from curate.benchmarks.crows_pairs.upstream import COLUMN_OF
 from curate.commands.common import (
     DEFAULT_SCORE_CACHE,
+    LABEL_HELP,
     VERSIONS_INPUT_FORMAT,
+    ResultFormat,
     config,
     dataset_formats,
     err,
     handles_errors,
     out,
+    print_csv,
+    print_json,
     print_warnings,
     score_cache_path,
+    split_label,
 )
 from curate.commands.scoring import frontend, run_comparison
 from curate.errors import UsageError, user_text
@@ -32,6 +37,8 @@ from curate.fileio import check_output_dir, check_output_path
 from curate.instrument.quality import MIN_SUBJECTS, instrument_quality
 from curate.pairs import PAIR_FIELDS
 from curate.report.schema import Report
+from curate.score.settings import DEFAULT_BATCH_SIZE
+from curate.terminal import print_table
 
 #: BEFORE when only AFTER is given: the fetched raw CrowS-Pairs.
 DEFAULT_BEFORE = "raw"
@@ -44,23 +51,31 @@ def register(app: typer.Typer) -> None:
 
 @handles_errors
 def diff_report(
-    versions: list[str] = typer.Argument(
-        ...,
+    versions: list[str] | None = typer.Argument(
+        None,
         metavar="[BEFORE] AFTER",
         help=(
             "The versions to compare: a release version (e.g. 1.0.0-auto), 'raw' or a source "
             "name (the fetched file), or a dataset file in any shape (CSV, five-column CSV, TSV, "
             "JSON lines, Parquet, Hugging Face layout). With one argument, BEFORE is the raw "
-            "CrowS-Pairs."
+            "CrowS-Pairs. With --sweep, a version label of the sweep names its file, and "
+            "no argument compares the sweep's first two versions."
         ),
         show_default=False,
     ),
-    models: list[str] = typer.Option(
-        ...,
+    models: list[str] | None = typer.Option(
+        None,
         "--model",
         "-m",
         help="Masked or causal LM (the kind is read from its config): a local directory saved "
-        "with save_pretrained or a Hugging Face hub name. Repeat for several.",
+        "with save_pretrained or a Hugging Face hub name. Repeat for several." + LABEL_HELP,
+    ),
+    sweep: Path | None = typer.Option(
+        None,
+        "--sweep",
+        help="A sweep's plan (TOML) or output root (with sweep.json): its models, each with its "
+        "label and the methods it was scored with, and its versions by label; the sweep's "
+        "batch size, so its cached scores are reused. -m adds models.",
     ),
     methods: list[str] | None = typer.Option(
         None,
@@ -84,7 +99,12 @@ def diff_report(
     ),
     no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write a cache."),
     batch_size: int | None = typer.Option(
-        None, "--batch-size", min=1, help="Masked copies per forward pass (default 64)."
+        None,
+        "--batch-size",
+        min=1,
+        help="Masked copies (pll, pll-word-l2r) or sentences (the other methods) per forward "
+        f"pass (default {DEFAULT_BATCH_SIZE}, as curate score: cached scores are reused only "
+        "with the batch size that computed them).",
     ),
     device: str = typer.Option("auto", "--device", help="auto, cpu, cuda or mps."),
     threads: int | None = typer.Option(
@@ -95,6 +115,12 @@ def diff_report(
     ),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap resampling."),
     input_format: str | None = VERSIONS_INPUT_FORMAT,
+    fmt: ResultFormat = typer.Option(
+        ResultFormat.text,
+        "--format",
+        help="What stdout shows: text (the table, one record per row when it does not fit the "
+        "width), json or csv (one row per column, full precision). The files are written alike.",
+    ),
 ) -> None:
     """Score two versions with each model and report what the revision changed.
 
@@ -108,10 +134,33 @@ def diff_report(
     only. Scores go
     through the cache, so unchanged pairs cost nothing and a rerun runs no model at all.
     """
+    versions = list(versions or [])
     if len(versions) > 2:
         raise UsageError(f"give at most two versions (BEFORE AFTER), got {len(versions)}")
+    from_sweep = _sweep_inputs(sweep) if sweep is not None else None
+    if not versions and from_sweep is None:
+        raise UsageError("name the version to compare (AFTER, or BEFORE AFTER), or give --sweep")
+    if not versions:
+        assert from_sweep is not None
+        if len(from_sweep.versions) < 2:
+            raise UsageError(f"{sweep}: the sweep has one version; name BEFORE and AFTER")
+        versions = list(from_sweep.versions)[:2]
     before_spec, after_spec = versions if len(versions) == 2 else [DEFAULT_BEFORE, versions[0]]
+    specs = [
+        from_sweep.versions.get(v, (v, None)) if from_sweep else (v, None)
+        for v in (before_spec, after_spec)
+    ]
     formats = dataset_formats(input_format)
+    formats = tuple(f or own for f, (_, own) in zip(formats, specs, strict=True))
+    entries = [split_label(m) for m in models or []]
+    model_methods: list[tuple[str, ...]] = [() for _ in entries]
+    if from_sweep is not None:
+        entries = from_sweep.models + entries
+        model_methods = from_sweep.methods + model_methods
+        if batch_size is None:
+            batch_size = from_sweep.batch_size
+    if not entries:
+        raise UsageError("name a model with --model (or give --sweep)")
     cfg = config()
     out_dir = out_dir or cfg.output_dir / "diff-report"
     check_output_dir(out_dir)  # before any scoring
@@ -143,7 +192,7 @@ def diff_report(
     hub_logging.set_verbosity_error()
     datasets = [
         load_version_dataset(spec, cfg, fmt)[1]
-        for spec, fmt in zip((before_spec, after_spec), formats, strict=True)
+        for (spec, _), fmt in zip(specs, formats, strict=True)
     ]
     own = next(
         (b for b in map(benchmark_of, datasets) if b.scoring.diff_report is not None), None
@@ -157,7 +206,7 @@ def diff_report(
         labels = (before_spec, after_spec)
         own.scoring.diff_report(
             list(zip(labels, datasets, strict=True)),
-            models,
+            [name for name, _ in entries],
             out_dir,
             cache_path,
             batch_size=batch_size,
@@ -187,7 +236,9 @@ def diff_report(
         lambda display: score_versions(
             before,
             after,
-            models,
+            [name for name, _ in entries],
+            labels=[label for _, label in entries],
+            model_methods=model_methods if from_sweep is not None else None,
             methods=scoring.methods,
             cache=cache_path,
             score_settings=scoring,
@@ -200,6 +251,8 @@ def diff_report(
     )
     for run in result.runs:
         s = run.stats
+        if err.is_terminal:  # without a terminal, a line was printed as each run finished
+            continue
         err.print(
             f"{user_text(run.model)} on {user_text(run.version)}: {s.pairs} pairs, {s.unique_jobs:,} distinct {s.unit}: "
             f"{s.cache_hits:,} from the cache, {s.computed:,} computed"
@@ -209,12 +262,86 @@ def diff_report(
             before.pairs, after.pairs, result.data["models"]
         )
     paths = write_report(result.data, out_dir)
+    if fmt is ResultFormat.json:
+        print_json(_rows(result.data))
+        return
+    if fmt is ResultFormat.csv:
+        print_csv(_rows(result.data))
+        return
     _summary(result.data)
+    # in each method's own unit: masked tokens (pll), sentences (aul, the causal methods)
+    units: dict[str, list[int]] = {}
+    for run in result.runs:
+        counts = units.setdefault(run.stats.unit, [0, 0])
+        counts[0] += run.stats.computed
+        counts[1] += run.stats.cache_hits
     err.print(
-        f"this run computed {result.computed:,} masked tokens and took {result.cache_hits:,} "
-        "from the cache"
+        "this run computed "
+        + "; ".join(f"{c:,} {unit} and took {h:,} from the cache" for unit, (c, h) in units.items())
     )
     out.print("wrote " + ", ".join(user_text(p) for p in paths))
+
+
+class _SweepInputs:
+    """What diff-report takes from a sweep: models (name, label), each one's methods, the
+    versions by label (file, forced shape) and the plan's batch size."""
+
+    def __init__(self, plan: Any) -> None:
+        self.models: list[tuple[str, str | None]] = [(m.name, m.label) for m in plan.models]
+        self.methods: list[tuple[str, ...]] = [tuple(m.methods) for m in plan.models]
+        self.versions: dict[str, tuple[str, str | None]] = {
+            v.label: (str(v.path), v.input_format) for v in plan.versions
+        }
+        self.batch_size: int | None = plan.batch_size
+
+
+def _sweep_inputs(path: Path) -> _SweepInputs:
+    """The plan of ``--sweep``: the file itself, or the one the output root's sweep.json names."""
+    import json
+
+    from curate.errors import InputError
+    from curate.sweep.plan import load_plan
+
+    if path.is_dir():
+        document = path / "sweep.json"
+        try:
+            recorded = json.loads(document.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise InputError(f"{path}: not a sweep's output root (no sweep.json)") from None
+        except (OSError, ValueError) as exc:
+            raise InputError(f"{document}: not readable as a sweep document ({exc})") from None
+        plan_path = recorded.get("plan_path") if isinstance(recorded, dict) else None
+        if not isinstance(plan_path, str):
+            raise InputError(
+                f"{document} does not say where its plan is (a sweep from an older curate); "
+                "give the plan file to --sweep"
+            )
+        path = (path / plan_path).resolve()
+    return _SweepInputs(load_plan(path))
+
+
+def _rows(data: Report) -> list[dict[str, Any]]:
+    """One row per column of the report, full precision (``--format json`` and ``csv``)."""
+    rows = []
+    for m in data["models"]:
+        overall = m["delta"]["overall"]
+        rows.append(
+            {
+                "label": m["label"],
+                "model": m["model"],
+                "method": m["method"],
+                "before": m["before"]["metric_score"],
+                "after": m["after"]["metric_score"],
+                "delta": overall["delta"],
+                "ci_low": overall["ci_low"],
+                "ci_high": overall["ci_high"],
+                "flips": m["flips"]["count"],
+                "edited": m["flips"]["edited"],
+                "mcnemar_p": m["mcnemar"]["p_value"],
+                "forward_passes_saved": m["compute"]["forward_passes_saved"],
+            }
+        )
+    return rows
 
 
 def _compared(label: str, dataset: Any) -> Any:
@@ -259,4 +386,4 @@ def _summary(data: Report) -> None:
             f"{m['mcnemar']['p_value']:.3g}",
             f"{m['compute']['forward_passes_saved']:,}",
         )
-    out.print(table)
+    print_table(table, out)

@@ -169,6 +169,14 @@ def explore(
     if items:  # findings keyed by an item's position name no item, or the wrong one: refuse
         _check_findings(findings, version_data)
     score_sets = [s for s in score_sets if all(s is not u for u in unmatched)]
+    from curate.report.explore_data import column_count_text, identical_sets
+
+    for same in identical_sets(score_sets):
+        err.print(
+            f"note: identical score sets (same model, method and scores), kept once: "
+            f"{escape(', '.join(s.source for s in same))}"
+        )
+        score_sets = [s for s in score_sets if all(s is not d for d in same[1:])]
     data = build_explore_data(version_data, findings, round_data, score_sets)
     tokens: dict[int, dict[int, Any]] = {}
     if not no_tokens and score_sets:
@@ -178,7 +186,7 @@ def explore(
     written = write_site(data, tokens, out_dir)
     out.print(
         f"wrote {escape(str(out_dir / 'index.html'))} ({len(data['rows'])} pairs, "
-        f"{len(data['models'])} model(s), {len(written)} files); open it in a browser",
+        f"{column_count_text(data['models'])}, {len(written)} files); open it in a browser",
     )
 
 

@@ -23,7 +23,8 @@ from curate.benchmarks import benchmark_of
 from curate.commands.common import (
     DEFAULT_SCORE_CACHE,
     INPUT_FORMAT,
-    ReportFormat,
+    LABEL_HELP,
+    ResultFormat,
     config,
     data_path,
     dataset_format,
@@ -31,8 +32,10 @@ from curate.commands.common import (
     handles_errors,
     literal_help,
     out,
+    print_csv,
     print_json,
     score_cache_path,
+    split_label,
 )
 from curate.commands.scoring import frontend, prepare_scoring, run_scoring
 from curate.datasets import read_dataset
@@ -43,6 +46,7 @@ from curate.modelnames import model_slug
 from curate.pairs import BIAS_TYPES
 from curate.score.files import check_column_folders
 from curate.score.methods import METHODS
+from curate.terminal import print_table
 
 
 class Device(StrEnum):
@@ -106,6 +110,7 @@ def score(
             "(starting with ., .., ~ or /, or whose first component is an existing directory, "
             "as models/bert when models/ exists) is always a local directory and is never "
             "looked up on the hub. Repeat for several. Default: [tool.curate.score] models."
+            + LABEL_HELP
         ),
     ),
     methods: list[str] | None = typer.Option(
@@ -164,7 +169,12 @@ def score(
         help="Lower-case the sentences first. Default: when the tokenizer lower-cases.",
         show_default=False,
     ),
-    fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Output format."),
+    fmt: ResultFormat = typer.Option(
+        ResultFormat.text,
+        "--format",
+        help="text: the table (one record per row when it does not fit the width); json: every "
+        "summary; csv: one row per (model, method, table row).",
+    ),
     input_format: str | None = INPUT_FORMAT,
     import_file: Path | None = typer.Option(
         None,
@@ -228,8 +238,10 @@ def score(
             path, import_file, models, import_source or "metric.py", prefer or "auto", out_dir,
             input_format, threshold, skip_bad_rows,
         )
-        if fmt is ReportFormat.json:
+        if fmt is ResultFormat.json:
             print_json({"models": [summary]})
+        elif fmt is ResultFormat.csv:
+            print_csv(_csv_rows([summary]))
         else:
             _render([summary], summary["data"]["file"], summary["summary"]["threshold_view"]["threshold_percent"])
         return
@@ -251,12 +263,18 @@ def score(
     )
     if not settings.models:
         raise UsageError("name a model with --model (or set [tool.curate.score] models)")
+    entries = [split_label(m) for m in settings.models]
+    settings = settings.with_overrides(models=tuple(name for name, _ in entries))
     named = path is not None and not (path.exists() or path.is_symlink())
     data_name = str(path) if named and path is not None else None
     path = data_path(path, cfg)
-    slugs = [model_slug(m) for m in settings.models]
+    slugs = [label or model_slug(name) for name, label in entries]
     if len(set(slugs)) != len(slugs):
-        raise UsageError(f"two models would share an output directory: {', '.join(slugs)}")
+        shared = sorted({s for s in slugs if slugs.count(s) > 1})
+        raise UsageError(
+            f"two models would share an output directory ({', '.join(shared)}); label them "
+            "with -m PATH=LABEL"
+        )
     dataset = read_dataset(path, input_format)
     out_dir = out_dir or cfg.output_dir / "score" / (data_name or path.stem)
     check_output_dir(out_dir)  # a folder that cannot be written fails now, not after scoring
@@ -265,6 +283,8 @@ def score(
     scoring = benchmark_of(dataset).scoring
     route = scoring.score_file
     if route is not None:  # the benchmark's own methods and metrics
+        if fmt is ResultFormat.csv:
+            raise UsageError(f"--format csv applies to pair files; give text or json for {path.name}")
         route(dataset, path, settings, slugs, out_dir, cache_path, fmt.value, frontend=frontend())
         return
     log_warnings(dataset.warnings)
@@ -292,8 +312,11 @@ def score(
         scored=_report_scored,
     )
     summaries = [{"slug": o.slug, **o.summary} for o in outputs]
-    if fmt is ReportFormat.json:
+    if fmt is ResultFormat.json:
         print_json({"models": summaries})
+        return
+    if fmt is ResultFormat.csv:
+        print_csv(_csv_rows(summaries))
         return
     _render(summaries, path.name, settings.threshold)
 
@@ -398,9 +421,31 @@ def _render(summaries: list[dict[str, Any]], source: str, threshold: float) -> N
             "",
             *(_pct(s["summary"]["threshold_view"][label]["percent"]) for s in summaries),
         )
-    out.print(table)
+    print_table(table, out)
+
+
+def _csv_rows(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The table as CSV rows: one per (model, method, row of the table), full precision."""
+    rows: list[dict[str, Any]] = []
+    for s in summaries:
+        inner = s["summary"]
+        base = {"model": s["slug"], "method": s["method"]}
+        rows.append({**base, "row": "overall", "n": inner["pairs"], "score": inner["metric_score"]})
+        for direction in ("stereo", "antistereo"):
+            d = inner["directions"][direction]
+            rows.append({**base, "row": direction, "n": d["n"], "score": d["score"]})
+        for r in inner["bias_types"]:
+            rows.append({**base, "row": r["bias_type"], "n": r["n"], "score": r["score"]})
+        for g in inner.get("groups", ()):
+            rows.append({**base, "row": f"{g['group']} (all)", "n": g["n"], "score": g["score"]})
+        rows.append({**base, "row": "ties", "n": inner["pairs"], "score": inner["ties"]})
+    return rows
 
 
 def _confidence_cell(stats: dict[str, float | None]) -> str:
-    """The mean confidence of a summary, or a dash when it has no pairs."""
-    return "-" if stats["mean"] is None else f"{stats['mean']:.4f}"
+    """The mean confidence of a summary (scientific notation when 4 decimals would round it to
+    zero), or a dash when it has no pairs."""
+    mean = stats["mean"]
+    if mean is None:
+        return "-"
+    return f"{mean:.3e}" if mean != 0 and abs(mean) < 0.0001 else f"{mean:.4f}"

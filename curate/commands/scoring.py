@@ -24,6 +24,7 @@ from rich.text import Text
 
 from curate.benchmarks.spec import Frontend
 from curate.commands.common import err
+from curate.terminal import UnitLog
 
 T = TypeVar("T")
 
@@ -118,6 +119,8 @@ class VersionsProgress:
         self._unit = unit
         self._tasks: dict[tuple[str, str], Any] = {}
         self._loading: Any = None
+        self._log = UnitLog(progress.console)
+        self._finished: set[tuple[str, str]] = set()
 
     def _loaded(self) -> None:
         if self._loading is not None:
@@ -133,6 +136,10 @@ class VersionsProgress:
         """``progress`` of the comparison: ``done`` of ``total`` jobs of (model, version)."""
         self._loaded()
         key = (model, version)
+        self._log.started(key)
+        if done == total and key not in self._finished:
+            self._finished.add(key)
+            self._log.finished(f"{model} on {version}: done, {total:,} {self._unit} to compute", key=key)
         if key not in self._tasks:
             self._tasks[key] = self._progress.add_task(
                 escape(f"scoring {model} on {version}"), total=total, unit=self._unit

@@ -18,15 +18,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from curate.commands.common import (
-    ReportFormat,
+    ResultFormat,
     config,
     err,
     handles_errors,
     literal_help,
     out,
+    print_csv,
     print_json,
     score_cache_path,
 )
+from curate.terminal import UnitLog, print_table
 
 
 class Engine(StrEnum):
@@ -59,7 +61,12 @@ def sweep(
     num_cpus: int | None = typer.Option(
         None, "--num-cpus", min=1, help="CPUs of the local Ray started for the run (default: all)."
     ),
-    fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", help="Output format."),
+    fmt: ResultFormat = typer.Option(
+        ResultFormat.text,
+        "--format",
+        help="text: the table of every column (one record per row when it does not fit); "
+        "json or csv: one row per column.",
+    ),
 ) -> None:
     """Score every (model, method, dataset version) of a plan whose results are not cached.
 
@@ -98,10 +105,12 @@ def sweep(
         except KeyboardInterrupt:
             err.print("interrupted; finished batches are cached, so a rerun resumes from there")
             raise typer.Exit(130) from None
-    if fmt is ReportFormat.json:
+    if fmt is ResultFormat.json:
         from curate.sweep.run import SWEEP_JSON
 
         print_json({"sweep": str(plan.output / SWEEP_JSON), "jobs": _json(outcome)})
+    elif fmt is ResultFormat.csv:
+        print_csv(_json(outcome))
     else:
         _render(outcome)
     if outcome.failed:
@@ -135,14 +144,35 @@ class _Display:
         )
         self.task = self.progress.add_task("sweep", total=None, counts="")
         self.statuses: dict[Any, str] = {}
+        self.log = UnitLog(err)
 
     def plan(self, statuses: list[Any]) -> None:
         self.statuses = {s.job: s.status for s in statuses}
         self._refresh()
+        failed = [s for s in statuses if s.status == "failed"]
+        for status in failed:  # refused before running: still one line each
+            self.update(status)
 
     def update(self, status: Any) -> None:
         self.statuses[status.job] = status.status
         self._refresh()
+        job = status.job
+        if status.status == "running":
+            self.log.started(job)
+        elif status.status in ("computed", "cached", "failed"):
+            values = list(self.statuses.values())
+            finished = sum(values.count(k) for k in ("computed", "cached", "failed"))
+            if status.status == "failed":
+                what = f"failed: {status.reason}"
+            else:
+                pairs = status.summary["summary"]["pairs"] if status.summary else 0
+                what = f"{status.status}, {pairs} pairs, metric {_interval(status.summary)}"
+            self.log.finished(
+                f"{job.model} {job.method} on {job.version}: {what}",
+                key=job,
+                done=finished,
+                total=len(values),
+            )
 
     def _refresh(self) -> None:
         values = list(self.statuses.values())
@@ -182,7 +212,7 @@ def _render(outcome: Any) -> None:
         table.add_row(
             escape(job.version), escape(job.model), escape(job.method), status.status, pairs, metric
         )
-    out.print(table)
+    print_table(table, out)
 
 
 def _json(outcome: Any) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from curate.fileio import write_text_atomic
+from curate.terminal import print_table
 
 FORMATS: tuple[str, ...] = ("json", "md", "html")
 
@@ -129,7 +130,7 @@ def print_report(report: InstrumentReport, console: Any) -> None:
             rich_table.add_column(escape(column), justify="left" if index == 0 else "right")
         for row in table.rows:
             rich_table.add_row(*(escape(c) for c in row))
-        console.print(rich_table)
+        print_table(rich_table, console)
 
 
 def write_report(report: InstrumentReport, out_dir: Path, formats: Sequence[str] = FORMATS) -> list[Path]:

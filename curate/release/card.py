@@ -153,6 +153,7 @@ def render_card(
     previous_label: str,
     hf_data_file: str | None = None,
     hf_data_bytes: int = 0,
+    hf_split_bytes: int = 0,
     lm_eval_task: str | None = None,
     benchmark_title: str = "CrowS-Pairs",
     own_files: str | None = None,
@@ -170,6 +171,8 @@ def render_card(
     ``hf_data_bytes`` its size: 🤗 datasets keys its cache of a local folder on the folder's name
     and the header's ``dataset_info`` only, so the row count and size there keep two releases
     (every one is a folder named ``dist``) from being served one another's cached rows;
+    ``hf_split_bytes`` is the split's size as Arrow data (the ``num_bytes`` that 🤗 datasets
+    requires of every split in the header, else it warns that the YAML is malformed);
     ``lm_eval_task`` is the name of the lm-evaluation-harness task in ``lm_eval/``.
     ``own_files``: the data file or folder of a release in another benchmark's own shape
     (``benchmark_title``: StereoSet JSON, WinoBias text files) instead of the CrowS-Pairs files;
@@ -229,6 +232,7 @@ def render_card(
         parquet_name=PARQUET_NAME,
         hf_data_file=hf_data_file,
         hf_data_bytes=hf_data_bytes,
+        hf_split_bytes=hf_split_bytes,
         hf_bias_types=HF_BIAS_TYPES,
         hf_directions=HF_DIRECTIONS,
         # the Hugging Face features, from the CrowS-Pairs column table (its id column is "id")

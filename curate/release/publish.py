@@ -377,6 +377,17 @@ def build_release(
     return Build(version, files, manifest, revision)
 
 
+def _arrow_bytes(parquet: bytes | None) -> int:
+    """The size of a Parquet file's rows as Arrow data (a split's ``num_bytes``); 0 for none."""
+    if not parquet:
+        return 0
+    import io
+
+    import pyarrow.parquet as pq
+
+    return int(pq.read_table(io.BytesIO(parquet)).nbytes)
+
+
 def _pair_files(
     revision: Revision, version: str, card: dict[str, Any], changelog: bytes
 ) -> dict[str, bytes]:
@@ -399,6 +410,7 @@ def _pair_files(
             **card,
             hf_data_file=HF_PARQUET_NAME if hf_data is not None else None,
             hf_data_bytes=len(hf_data or b""),
+            hf_split_bytes=_arrow_bytes(hf_data),
             lm_eval_task=task_name(version),
         ).encode("utf-8"),
         CHANGELOG_NAME: changelog,

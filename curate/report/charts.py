@@ -56,58 +56,97 @@ def _layout(title: str, **extra: Any) -> dict[str, Any]:
     }
 
 
+#: Above this many columns the overview charts turn horizontal: a row per column, labels whole.
+MANY_COLUMNS = 6
+
+
 def overview_figures(data: Report) -> list[str]:
-    """Overall metric per model before/after, and the delta with its confidence interval."""
+    """Overall metric per model before/after, and the delta with its confidence interval.
+
+    Up to :data:`MANY_COLUMNS` columns, bars side by side; with more (22 models), a row per
+    column, so the labels are whole and never overlap, and the delta sorted by value."""
     import plotly.graph_objects as go
 
     models = data["models"]
     labels = [escape_html(m["label"]) for m in models]
     before = escape_html(data["before"]["label"])
     after = escape_html(data["after"]["label"])
+    many = len(models) > MANY_COLUMNS
+    rows_px = 150 + 26 * len(models)
+
+    def along(values: list[Any], axis_labels: list[str]) -> dict[str, Any]:
+        return {"y": axis_labels, "x": values, "orientation": "h"} if many else {"x": axis_labels, "y": values}
+
+    metric_axis = {"title": {"text": "% pairs preferring the more stereotyping sentence"}}
     bars = go.Figure(
         [
             go.Bar(
                 name=f"before ({before})",
-                x=labels,
-                y=[m["before"]["metric_score"] for m in models],
+                **along([m["before"]["metric_score"] for m in models], labels),
                 marker_color=BEFORE_COLOUR,
             ),
             go.Bar(
                 name=f"after ({after})",
-                x=labels,
-                y=[m["after"]["metric_score"] for m in models],
+                **along([m["after"]["metric_score"] for m in models], labels),
                 marker_color=AFTER_COLOUR,
             ),
         ],
         layout=_layout(
             "CrowS-Pairs metric per model (50 = no preference)",
             barmode="group",
-            yaxis={"title": {"text": "% pairs preferring the more stereotyping sentence"}},
+            **(
+                {"xaxis": {**metric_axis, "side": "top"},
+                 "yaxis": {"automargin": True, "autorange": "reversed", "type": "category"},
+                 "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"},
+                 "margin": {"l": 20, "r": 20, "t": 110, "b": 20}}
+                if many else {"yaxis": metric_axis}
+            ),
         ),
-    )
-    bars.add_hline(y=50, line_dash="dot", line_color="#555")
+    )  # fmt: skip
+    if many:
+        bars.add_vline(x=50, line_dash="dot", line_color="#555")
+    else:
+        bars.add_hline(y=50, line_dash="dot", line_color="#555")
     deltas = [m["delta"]["overall"] for m in models]
+    order = sorted(range(len(models)), key=lambda i: -(deltas[i]["delta"] or 0)) if many else list(range(len(models)))
+    shown = [deltas[i] for i in order]
+    error = {
+        "type": "data",
+        "symmetric": False,
+        "array": [_error_bar(d["ci_high"], d["delta"]) for d in shown],
+        "arrayminus": [_error_bar(d["delta"], d["ci_low"]) for d in shown],
+    }
+    delta_axis = {"title": {"text": "Δ percentage points"}, "zeroline": True}
     delta = go.Figure(
         go.Scatter(
-            x=labels,
-            y=[d["delta"] for d in deltas],
+            **(
+                {"y": [labels[i] for i in order], "x": [d["delta"] for d in shown], "error_x": error}
+                if many
+                else {"x": labels, "y": [d["delta"] for d in shown], "error_y": error}
+            ),
             mode="markers",
             marker={"size": 12, "color": AFTER_COLOUR},
-            error_y={
-                "type": "data",
-                "symmetric": False,
-                "array": [_error_bar(d["ci_high"], d["delta"]) for d in deltas],
-                "arrayminus": [_error_bar(d["delta"], d["ci_low"]) for d in deltas],
-            },
             name="Δ",
         ),
         layout=_layout(
-            f"Δ metric (after − before), {confidence_percent(data)} bootstrap CI",
-            yaxis={"title": {"text": "Δ percentage points"}, "zeroline": True},
+            f"Δ metric (after − before), {confidence_percent(data)} bootstrap CI"
+            + (", sorted" if many else ""),
+            **(
+                {"xaxis": {**delta_axis, "side": "top"},
+                 "yaxis": {"automargin": True, "autorange": "reversed", "type": "category"},
+                 "margin": {"l": 20, "r": 20, "t": 110, "b": 20}}
+                if many else {"yaxis": delta_axis}
+            ),
         ),
-    )
-    delta.add_hline(y=0, line_color="#555")
-    return [_figure_html(bars, "fig-overview"), _figure_html(delta, "fig-delta", 360)]
+    )  # fmt: skip
+    if many:
+        delta.add_vline(x=0, line_color="#555")
+    else:
+        delta.add_hline(y=0, line_color="#555")
+    return [
+        _figure_html(bars, "fig-overview", rows_px + 26 * len(models) if many else 420),
+        _figure_html(delta, "fig-delta", rows_px if many else 360),
+    ]
 
 
 def bias_type_delta_figure(data: Report) -> str:
@@ -115,6 +154,8 @@ def bias_type_delta_figure(data: Report) -> str:
     import plotly.graph_objects as go
 
     types = all_bias_types(data)
+    if len(data["models"]) > MANY_COLUMNS:
+        return _bias_type_delta_heatmap(data, types)
     traces = []
     for model in data["models"]:
         rows = [model["delta"]["overall"]] + [bias_type_rows(model).get(t, {}) for t in types]
@@ -141,6 +182,50 @@ def bias_type_delta_figure(data: Report) -> str:
     )
     figure.add_hline(y=0, line_color="#555")
     return _figure_html(figure, "fig-delta-types")
+
+
+def _bias_type_delta_heatmap(data: Report, types: list[str]) -> str:
+    """With many columns, the change per bias type as a heat map (a row per column, a cell per
+    bias type, the interval in the cell's hover) instead of a bar per column in every group."""
+    import plotly.graph_objects as go
+
+    models = data["models"]
+    xs = ["overall", *types]
+    cells = [
+        [m["delta"]["overall"]] + [bias_type_rows(m).get(t, {}) for t in types] for m in models
+    ]
+
+    def interval(r: dict[str, Any]) -> str:
+        if r.get("ci_low") is None:
+            return "-"
+        return f"[{r['ci_low']:+.2f}, {r['ci_high']:+.2f}]"
+
+    figure = go.Figure(
+        go.Heatmap(
+            x=[escape_html(x) for x in xs],
+            y=[escape_html(m["label"]) for m in models],
+            z=[[r.get("delta") for r in row] for row in cells],
+            customdata=[[interval(r) for r in row] for row in cells],
+            text=[["" if r.get("delta") is None else f"{r['delta']:+.1f}" for r in row] for row in cells],
+            texttemplate="%{text}",
+            colorscale="RdBu_r",
+            zmid=0,
+            xgap=1,
+            ygap=1,
+            colorbar={"title": {"text": "Δ pp"}},
+            hovertemplate="%{y}<br>%{x}: Δ %{z:+.2f} %{customdata}<extra></extra>",
+        ),
+        layout=_layout(
+            f"Δ metric by bias type (after − before); hover for the {confidence_percent(data)} "
+            "bootstrap CI",
+            xaxis={"side": "top", "tickangle": 0, "tickmode": "array",
+                   "tickvals": [escape_html(x) for x in xs],
+                   "ticktext": [escape_html(x).replace("-", "-<br>") for x in xs]},
+            yaxis={"automargin": True, "autorange": "reversed", "type": "category"},
+            margin={"l": 20, "r": 20, "t": 130, "b": 20},
+        ),
+    )  # fmt: skip
+    return _figure_html(figure, "fig-delta-types", 170 + 26 * len(models))
 
 
 def _error_bar(a: float | None, b: float | None) -> float | None:

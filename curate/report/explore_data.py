@@ -30,8 +30,11 @@ from curate.score.metrics import DEFAULT_THRESHOLD, PairScore
 EXPLORE_FORMAT = "curate-explore/1"
 #: Human names of the rule families (the letter prefix of a rule code).
 FAMILY_NAMES: dict[str, str] = {
+    "B": "WinoBias pairs",
     "D": "duplicates",
+    "E": "StereoSet gold labels",
     "G": "grammar",
+    "I": "instrument (models disagree)",
     "L": "labels",
     "P": "perturbation",
     "S": "semantics / polarity",
@@ -179,6 +182,25 @@ def group_models(sets: Sequence[ScoreSet]) -> list[list[ScoreSet]]:
     return [groups[key] for key in sorted(groups, key=rank)]
 
 
+def identical_sets(sets: Sequence[ScoreSet]) -> list[list[ScoreSet]]:
+    """Groups of two or more score sets with the same column key and the very same scores
+    (e.g. one model scored into several folders): the page keeps one of each, and the command
+    says which folders were the same instead of merging them without a word."""
+    same: dict[tuple[Any, ...], list[ScoreSet]] = {}
+    for s in sets:
+        scores = tuple(sorted((k, v.sent_more, v.sent_less, v.sent_more_score, v.sent_less_score)
+                              for k, v in s.scores.items()))  # fmt: skip
+        same.setdefault((s.model_key, scores), []).append(s)
+    return [group for group in same.values() if len(group) > 1]
+
+
+def column_count_text(models: Sequence[dict[str, Any]]) -> str:
+    """"N columns from M models" (a column is a model scored with one method)."""
+    n_models = len({m.get("name", "") for m in models})
+    columns = f"{len(models)} column{'s' if len(models) != 1 else ''}"
+    return f"{columns} from {n_models} model{'s' if n_models != 1 else ''}"
+
+
 def _matching_score(pair: Pair, sets: Sequence[ScoreSet]) -> PairScore | None:
     for s in sets:
         score = s.scores.get(pair.pair_id)
@@ -227,7 +249,8 @@ def _families(codes: Sequence[str]) -> list[dict[str, str]]:
     letters = sorted(
         {r.family() for r in all_rules().values()} | {c.rstrip("0123456789") for c in codes}
     )
-    return [{"code": f, "name": FAMILY_NAMES.get(f, f)} for f in letters if f]
+    # a family without a name here is still named, never "X X" (issue 31)
+    return [{"code": f, "name": FAMILY_NAMES.get(f, f"other {f} rules")} for f in letters if f]
 
 
 def build_explore_data(

@@ -99,7 +99,14 @@ def write_site(
             name = Path("tokens") / f"{index}.js"
             write_text_atomic(staging / name, tokens_script(index, per_pair))
             written.append(name)
-        write_text_atomic(staging / MARKER, "curate explore site\n")
+        # what the site shows, so a report links its pair ids here only when they are here
+        marker = {
+            "site": "curate explore",
+            "versions": list(data.get("versions", [])),
+            "columns": [m.get("label", "") for m in data.get("models", [])],
+            "pairs": sorted({int(r["id"]) for r in data.get("rows", [])}),
+        }
+        write_text_atomic(staging / MARKER, json.dumps(marker) + "\n")
         for path in staging.rglob("*"):
             os.chmod(path, 0o755 if path.is_dir() else 0o644)
     return written

@@ -51,7 +51,31 @@ def _html_table(header: Sequence[str], rows: Sequence[Sequence[str]], cls: str =
     head = "".join(f"<th>{h}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
     attr = f' class="{cls}"' if cls else ""
-    return f"<table{attr}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    # a table wider than the page scrolls in its own box; the page never runs off the window
+    return (
+        f'<div class="table-box"><table{attr}><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
+
+
+#: Above this many columns, the model-per-column tables turn: a row per column instead.
+MAX_COLUMNS_ACROSS = 6
+
+
+def _columns_table(
+    corner: str, names: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]]
+) -> str:
+    """A table of one cell per (row label, column): columns across for a few, and a row per
+    column (a model scored with a method) when there are more than :data:`MAX_COLUMNS_ACROSS`,
+    so 22 or 44 columns read down the page instead of running off it."""
+    if len(names) <= MAX_COLUMNS_ACROSS:
+        return _html_table(
+            [corner, *names], [[escape_html(label), *map(escape_html, cells)] for label, cells in rows]
+        )
+    return _html_table(
+        ["column", *(escape_html(label) for label, _ in rows)],
+        [[name, *(escape_html(cells[i]) for _, cells in rows)] for i, name in enumerate(names)],
+    )
 
 
 def _sentences_cell(old: PairText, new: PairText) -> tuple[str, str]:
@@ -63,10 +87,13 @@ def _sentences_cell(old: PairText, new: PairText) -> tuple[str, str]:
     )
 
 
-def _scores(view: ScoredPairView) -> str:
+def _scores(view: ScoredPairView, method: str) -> str:
+    from curate.score.methods import format_score
+
     verdict = "biased" if view["score"] else "not biased"
     return (
-        f"{view['sent_more_score']:.3f}<br>{view['sent_less_score']:.3f}"
+        f"{format_score(view['sent_more_score'], method)}<br>"
+        f"{format_score(view['sent_less_score'], method)}"
         f'<br><span class="verdict">{verdict}</span>'
     )
 
@@ -86,9 +113,9 @@ def flip_table(model: ModelSection) -> str:
                 escape_html(f["change"]),
                 escape_html(", ".join(f["fields"])),
                 old_html,
-                _scores(f["before"]),
+                _scores(f["before"], str(model.get("method", ""))),
                 new_html,
-                _scores(f["after"]),
+                _scores(f["after"], str(model.get("method", ""))),
             ]
         )
     return _html_table(
@@ -172,6 +199,7 @@ mark { background: #ffe58a; }
 .verdict { color: #666; font-size: 0.9em; }
 .charts { display: grid; grid-template-columns: 1fr 1fr; gap: 1em; }
 .note { color: #555; }
+.table-box { max-width: 100%; overflow-x: auto; }
 """
 
 
@@ -277,19 +305,16 @@ def render_html(data: Report, explore: str | None = None) -> str:
         + "".join(f"<li>{escape_html(line)}</li>" for line in method_sentences(data))
         + "</ul>",
         "<h2>Models compared</h2>",
-        _html_table(
-            ["", *names], [[escape_html(label), *map(escape_html, cells)] for label, cells in overview_rows(data)]
-        ),
+        _columns_table("", names, list(overview_rows(data))),
     ]
     if models:
-        body.append('<div class="charts">' + "".join(overview_figures(data)) + "</div>")
-        rows = []
-        for bias_type in all_bias_types(data):
-            rows.append([escape_html(bias_type), *map(escape_html, bias_type_cells(data, bias_type))])
+        grid = "charts" if len(models) <= MAX_COLUMNS_ACROSS else "charts-stacked"
+        body.append(f'<div class="{grid}">' + "".join(overview_figures(data)) + "</div>")
+        by_type = [(t, bias_type_cells(data, t)) for t in all_bias_types(data)]
         body += [
             "<h2>Metric by bias type</h2>",
             f'<p class="note">before → after (Δ [{level} CI])</p>',
-            _html_table(["bias type", *names], rows),
+            _columns_table("bias type", names, by_type),
             bias_type_delta_figure(data),
             "<h2>Models and methods</h2>",
             '<p class="note">The change of the metric per model (rows) and scoring method '

@@ -24,6 +24,7 @@ from curate.report.tables import (
     threshold_index,
     type_counts,
 )
+from curate.score.methods import format_score
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~])")
 
@@ -161,10 +162,12 @@ def render_markdown(data: Report) -> str:
                     escape_markdown(f["change"]),
                     escape_markdown(f["before"]["sent_more"]),
                     escape_markdown(f["before"]["sent_less"]),
-                    f"{f['before']['sent_more_score']:.3f} / {f['before']['sent_less_score']:.3f}",
+                    f"{format_score(f['before']['sent_more_score'], str(m.get('method', '')))} / "
+                    f"{format_score(f['before']['sent_less_score'], str(m.get('method', '')))}",
                     escape_markdown(f["after"]["sent_more"]),
                     escape_markdown(f["after"]["sent_less"]),
-                    f"{f['after']['sent_more_score']:.3f} / {f['after']['sent_less_score']:.3f}",
+                    f"{format_score(f['after']['sent_more_score'], str(m.get('method', '')))} / "
+                    f"{format_score(f['after']['sent_less_score'], str(m.get('method', '')))}",
                 ]
                 for f in flips["pairs"]
             ]

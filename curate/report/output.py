@@ -25,14 +25,29 @@ def render_json(data: Report) -> str:
 
 
 
-def explorer_link(out_dir: Path) -> str | None:
+def explorer_link(out_dir: Path, data: Report | None = None) -> str | None:
     """The explorer's index.html relative to the report, when ``curate explore`` built its site
-    beside the report (the default layout: ``build/diff-report`` and ``build/explore``), so the
-    report's pair ids link into it; else None."""
+    beside the report (the default layout: ``build/diff-report`` and ``build/explore``) for the
+    report's two versions and with every pair the report links (``data``), so the report's pair
+    ids link into it; else None: a site built for other versions would open on other pairs."""
     site = Path(out_dir).parent / "explore"
-    if (site / ".curate-explore").is_file() and (site / "index.html").is_file():
-        return "../explore/index.html"
-    return None
+    if not (site / "index.html").is_file():
+        return None
+    try:
+        marker = json.loads((site / ".curate-explore").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None  # not a site, or one from before the marker said what it shows
+    if not isinstance(marker, dict) or not isinstance(marker.get("pairs"), list):
+        return None
+    if data is not None:
+        versions = {data["before"]["label"], data["after"]["label"]}
+        if not versions <= set(marker.get("versions") or ()):
+            return None
+        linked = {int(f["pair_id"]) for f in data.get("robust_flips", {}).get("every", [])}
+        linked |= {int(f["pair_id"]) for f in data.get("robust_flips", {}).get("only_one", [])}
+        if not linked <= set(marker["pairs"]):
+            return None
+    return "../explore/index.html"
 
 
 def write_report(data: Report, out_dir: Path, explore: str | None = None) -> list[Path]:
@@ -42,6 +57,6 @@ def write_report(data: Report, out_dir: Path, explore: str | None = None) -> lis
     rendered = {
         "report.json": render_json(data),
         "report.md": render_markdown(data),
-        "report.html": render_html(data, explore or explorer_link(out_dir)),
+        "report.html": render_html(data, explore or explorer_link(out_dir, data)),
     }
     return write_file_set(out_dir, rendered)  # the three appear together or not at all

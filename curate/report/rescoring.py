@@ -70,9 +70,11 @@ class RescoringReport:
         return sum(r.stats.cache_hits for r in self.runs)
 
 
-def unique_labels(names: Sequence[str]) -> list[str]:
-    """:func:`model_label` of each name, numbered when two would read the same."""
-    labels = [model_label(n) for n in names]
+def unique_labels(names: Sequence[str], given: Sequence[str | None] | None = None) -> list[str]:
+    """The label of each model (``given`` when set, else :func:`model_label` of its name),
+    numbered when two would read the same."""
+    given = list(given) if given is not None else [None] * len(names)
+    labels = [g or model_label(n) for n, g in zip(names, given, strict=True)]
     seen: dict[str, int] = {}
     result = []
     for label in labels:
@@ -156,7 +158,12 @@ class Column:
 
 
 def plan_columns(
-    names: Sequence[str], kinds: Sequence[str], methods: Sequence[str]
+    names: Sequence[str],
+    kinds: Sequence[str],
+    methods: Sequence[str],
+    *,
+    labels: Sequence[str | None] | None = None,
+    model_methods: Sequence[Sequence[str]] | None = None,
 ) -> list[list[Column]]:
     """Per model, its columns: the requested methods that fit its kind, or its kind's defaults
     when none were requested (as ``curate score``).
@@ -165,11 +172,21 @@ def plan_columns(
     model that no requested method fits, or a method that fits no model, is a usage error that
     names the methods that do fit. A column's label is "model · method" (the model's label
     numbered when two models share a name), as in ``curate explore``, even with one method.
+
+    ``labels`` names the models (``-m path=label``, a sweep plan's label); ``model_methods``
+    gives each model its own methods (a sweep's columns), overriding ``methods`` for the
+    models whose list is not empty.
     """
     from curate.score.run import fit_methods
 
-    chosen = fit_methods(names, kinds, methods)
-    model_labels = unique_labels(names)
+    if model_methods is None:
+        chosen = fit_methods(names, kinds, methods)
+    else:
+        chosen = [
+            fit_methods([n], [k], own or methods)[0]
+            for n, k, own in zip(names, kinds, model_methods, strict=True)
+        ]
+    model_labels = unique_labels(names, labels)
     return [
         [Column(name, label, m.name, f"{label} · {m.name}") for m in ms]
         for name, label, ms in zip(names, model_labels, chosen, strict=True)
@@ -190,6 +207,8 @@ def score_versions(
     settings: Settings = Settings(),
     progress: ScoringProgress | None = None,
     on_loading: Callable[[str], None] | None = None,
+    labels: Sequence[str | None] | None = None,
+    model_methods: Sequence[Sequence[str]] | None = None,
 ) -> RescoringReport:
     """Score both versions with every (model, method) through one cache and build the report.
 
@@ -198,6 +217,7 @@ def score_versions(
     scored first with each column, so AFTER's unchanged pairs (and the unchanged sentences of
     its edited pairs) come from the cache. ``score_settings`` (batch size, threads, device,
     dtype, casing) goes to :func:`curate.score.score_pairs`; the keyword arguments override it.
+    ``labels`` and ``model_methods`` are :func:`plan_columns`'s.
     """
     from curate.score import load_model, score_pairs
     from curate.score.cache import open_cache
@@ -209,7 +229,9 @@ def score_versions(
     )
     names = [str(m) if isinstance(m, str | Path) else m.name for m in models]
     kinds = [model_kind(m) if isinstance(m, str | Path) else m.kind for m in models]
-    columns = plan_columns(names, kinds, methods)
+    columns = plan_columns(
+        names, kinds, methods, labels=labels, model_methods=model_methods
+    )
     alignment = align_versions(before.pairs, after.pairs, before.fields & after.fields)
     runs: list[RunStats] = []
     sections: list[ModelSection] = []

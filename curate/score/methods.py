@@ -353,3 +353,22 @@ def methods_for_model(requested: Sequence[str], kind: str, model: str) -> tuple[
         )
     return tuple(METHODS[name] for name in requested)
 
+
+
+def score_unit(method: str) -> str:
+    """What a sentence score of ``method`` is: ``probability`` (a geometric-mean probability,
+    as clm-mean's, about 1e-4) or ``log-probability`` (every other method)."""
+    spec = METHODS.get(method)
+    reduction = spec.reduction if spec is not None else ""
+    return "probability" if "probability" in reduction and "log" not in reduction else "log-probability"
+
+
+def format_score(value: float | None, method: str) -> str:
+    """A sentence score as people read it: a probability in scientific notation, a
+    log-probability with 3 decimals unless that would round it to zero (then scientific too);
+    never ``0.000`` for a score that is not 0 (issue 31: clm-mean printed as 0.000 / 0.000)."""
+    if value is None:
+        return "-"
+    if score_unit(method) == "probability" or (value != 0 and abs(value) < 0.001):
+        return f"{value:.3e}"
+    return f"{value:.3f}"

@@ -26,6 +26,7 @@ A plan is checked whole before anything is loaded or scored, and every mistake i
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Callable, Mapping
@@ -147,10 +148,12 @@ def _fields(table: Any, checks: Mapping[str, Check], where: str) -> dict[str, An
 
 def _local(base: Path, name: str) -> str:
     """A model name as loading sees it: a path relative to the plan file when it is one,
-    made absolute, so that it names the same cache rows (their label) from any directory."""
+    made absolute and normal (no ``..``: summary.json records ``models/albert`` as ``curate
+    score`` does, not ``sweeps/../models/albert``), so that it names the same cache rows
+    (their label) from any directory."""
     candidate = base / Path(name).expanduser()
     if looks_like_path(name) or candidate.exists():
-        return str(candidate if not Path(name).expanduser().is_absolute() else Path(name))
+        return os.path.abspath(candidate)
     return name
 
 

@@ -11,6 +11,7 @@ summary.json), then ``sweep.json``: every column's status and metric with its 95
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -304,6 +305,8 @@ def sweep_document(
     return {
         "tool": f"curate {__version__}",
         "plan": plan.source.name,
+        # where the plan is from here, so `curate diff-report --sweep <output>` finds it
+        "plan_path": Path(os.path.relpath(plan.source.resolve(), plan.output.resolve())).as_posix(),
         "columns": columns,
         "failed": sum(1 for s in outcome.jobs if s.status == "failed"),
     }

@@ -17,6 +17,7 @@ from rich.table import Table
 from curate.benchmarks.spec import Frontend
 from curate.formats.dataset import Dataset
 from curate.score.settings import ScoreSettings
+from curate.terminal import print_table
 
 
 def score_stereoset_file(
@@ -105,7 +106,7 @@ def render_results(outputs: Sequence[Any], source: str, out: Any) -> None:
             f"{total['icat']:.2f}",
             style="bold",
         )
-        out.print(table)
+        print_table(table, out)
 
 
 def diff_report_stereoset(
@@ -185,4 +186,4 @@ def _diff_summary(data: dict[str, Any], frontend: Frontend) -> None:
             )
         for note in m["notes"]:
             err.print(f"note: {escape(note)}")
-    out.print(table)
+    print_table(table, out)

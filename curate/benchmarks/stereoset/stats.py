@@ -11,6 +11,7 @@ from rich.table import Table
 
 from curate.benchmarks.stereoset.columns import DOMAINS
 from curate.pairs import Pair
+from curate.terminal import print_table
 
 
 def _counts(items: Sequence[tuple[str, str]]) -> dict[str, Any]:
@@ -56,4 +57,4 @@ def render_stats(counts: dict[str, Any], console: Any) -> None:
         *(f"{counts[t]['items']} ({counts[t]['targets']})" for t in ("intrasentence", "intersentence")),
         style="bold",
     )
-    console.print(table)
+    print_table(table, console)

@@ -17,6 +17,7 @@ from typing import Any
 from curate.benchmarks.winobias.io import SPLITS, SUBSETS, TYPES
 from curate.pairs import Pair
 from curate.score.metrics import PairScore
+from curate.terminal import print_table
 
 
 def _group(scores: Sequence[PairScore]) -> dict[str, Any]:
@@ -79,4 +80,4 @@ def render_stats(figures: dict[str, Any], console: Any) -> None:
         table.add_column(column, justify="left" if column == "subset" else "right")
     for subset, row in figures.items():
         table.add_row(subset, *(str(row[g]) for g in ("female", "male", "unknown")))
-    console.print(table)
+    print_table(table, console)

@@ -71,7 +71,8 @@
   const state = { q: "", bias: "", code: "", decision: "", flip: "", model: "", cls: "", sort: "id", dir: 1, page: 0 };
   /** The score columns the pair table shows (all by default up to 4, else the first 4; the
    * summary, filters and charts always use every column). */
-  const tableCols = new Set(MODELS.map((_, i) => i).filter((i) => MODELS.length <= 4 || i < 4));
+  // the table starts with the columns that fit the window (fitTable); the picker adds others
+  const tableCols = new Set(MODELS.map((_, i) => i).filter((i) => i < 4));
   const selected = new Set();
   let filtered = ROWS.slice();
   /** The rows the summary counts: the filtered ones, but for the class filter (the class is
@@ -164,9 +165,9 @@
       for (let v = 0; v < NV; v++) {
         cols.push({
           key: `score-${m}-${v}`,
-          label: NV === 2 ? `${name}: ${VERSIONS[v]} more / less` : `${name}: more / less`,
+          label: `${name}: ${NV === 2 ? `${VERSIONS[v]} ` : ""}more / less (${scoreUnit(m)})`,
           value: (r) => (r.s[m][v] ? r.s[m][v][0] - r.s[m][v][1] : -Infinity),
-          render: (td, r) => renderScore(td, r.s[m][v]),
+          render: (td, r) => renderScore(td, r.s[m][v], m),
           cls: "num",
         });
       }
@@ -247,9 +248,22 @@
   function fmt(x, digits) {
     return x === null || x === undefined ? "-" : x.toFixed(digits);
   }
-  function renderScore(td, score) {
+  // A sentence score in the form its method makes readable: a geometric-mean probability
+  // (clm-mean, ~1e-4) in scientific notation, a log-probability with 3 decimals unless that
+  // would round it to zero; never "0.000 / 0.000" for two different scores.
+  function scoreUnit(m) {
+    const reduction = (MODELS[m] && MODELS[m].reduction) || "";
+    return /probability/.test(reduction) && !/log/.test(reduction) ? "probability" : "log-probability";
+  }
+  function fmtScore(x, m) {
+    if (x === null || x === undefined) return "-";
+    if (scoreUnit(m) === "probability" || (x !== 0 && Math.abs(x) < 0.001)) return x.toExponential(3);
+    return x.toFixed(3);
+  }
+  function renderScore(td, score, m) {
     td.className = "num";
-    td.textContent = score ? `${fmt(score[0], 3)} / ${fmt(score[1], 3)}` : "-";
+    td.textContent = score ? `${fmtScore(score[0], m)} / ${fmtScore(score[1], m)}` : "-";
+    td.title = scoreUnit(m);
   }
   function renderVerdict(td, r, m) {
     const parts = [];
@@ -303,6 +317,9 @@
         tr.append(td);
       }
       frag.append(tr);
+    }
+    if (!filtered.length) {
+      frag.append(el("tr", { cls: "empty" }, [el("td", { colspan: String(COLS.length), text: "No pair matches the filters: clear one (or the search) to see pairs again." })]));
     }
     $("pair-table").tBodies[0].replaceChildren(frag);
     $("page").textContent = `page ${state.page + 1} of ${pages}`;
@@ -373,6 +390,7 @@
     });
     return out;
   }
+  let sharesSized = false;
   function renderShares(summary, t) {
     const table = $("shares");
     const head = el("tr", null, [
@@ -392,6 +410,12 @@
       rows.push(el("tr", null, cells));
     }
     table.replaceChildren(...rows);
+    if (!sharesSized) {
+      // with many columns the charts come first; the numbers are a click away
+      sharesSized = true;
+      $("shares-box").open = summary.length <= 8;
+      $("shares-summary").textContent = `the numbers: shares and metric per column and version (${summary.length} rows)`;
+    }
     const scope = summaryRows.length === ROWS.length ? `all ${ROWS.length} pairs` : `the ${summaryRows.length} pairs the filters show${state.cls ? " (but for the class filter)" : ""}`;
     $("summary-scope").textContent = MODELS.length
       ? `Over ${scope}. Metric score: % of pairs whose more stereotyping sentence scores higher (50 = no preference).`
@@ -423,10 +447,28 @@
     return plotlyPromise;
   }
   const CONFIG = { displaylogo: false, displayModeBar: false, responsive: true };
-  /** One colour per score column (model \u00b7 method), the same in every chart; the first
-   * version is drawn hatched. */
-  const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd"];
-  const columnColor = (m) => PALETTE[m % PALETTE.length];
+  /** One colour and one marker per score column (model \u00b7 method), the same in every chart,
+   * so identity never rests on colour alone: up to 10 columns the Tableau 10 colours; more
+   * get hues a golden angle apart in three lightnesses (44 columns: 44 distinct colours),
+   * and the marker cycles through 10 shapes. The first of two versions is drawn open. */
+  const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
+  const SYMBOLS = ["circle", "square", "diamond", "triangle-up", "triangle-down", "pentagon", "hexagon", "star", "cross", "x"];
+  const SYMBOL_TEXT = ["\u25cf", "\u25a0", "\u25c6", "\u25b2", "\u25bc", "\u2b1f", "\u2b22", "\u2605", "\u271a", "\u2716"];
+  function hslHex(h, s, l) {
+    const a = s * Math.min(l, 1 - l);
+    const f = (n) => {
+      const k = (n + h / 30) % 12;
+      const c = l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+      return Math.round(255 * c).toString(16).padStart(2, "0");
+    };
+    return `#${f(0)}${f(8)}${f(4)}`;
+  }
+  const columnColor = (m) => (MODELS.length <= PALETTE.length ? PALETTE[m] : hslHex((m * 137.508) % 360, 0.68, [0.42, 0.3, 0.55][m % 3]));
+  const columnSymbol = (m, v) => SYMBOLS[m % SYMBOLS.length] + (NV === 2 && v === 0 ? "-open" : "");
+  /** Columns shown in the charts (the picker) and the one highlighted (-1: none). */
+  const chartCols = new Set(MODELS.map((_, i) => i));
+  let highlight = -1;
+  const opacity = (m) => (highlight < 0 || highlight === m ? 1 : 0.18);
   const COLORS = { biased: "#cf222e", neutral: "#8c959f", "non-biased": "#1a7f37" };
   /** Text for plotly, which reads a subset of HTML in labels: escaped, and broken into lines
    * of about `width` characters at spaces so long column names wrap instead of being cut. */
@@ -444,59 +486,120 @@
   function groupName(s) {
     return NV === 2 || MODELS.length > 1 ? `${MODELS[s.m].label} \u00b7 ${VERSIONS[s.v]}` : MODELS[s.m].label;
   }
-  function drawCharts(summary, t) {
+  /** 95% Wilson interval of k of n, in percent. */
+  function wilson(k, n) {
+    if (!n) return [null, null];
+    const z = 1.959964, p = k / n, d = 1 + (z * z) / n;
+    const c = (p + (z * z) / (2 * n)) / d, h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+    return [100 * (c - h), 100 * (c + h)];
+  }
+  const ROW_PX = 22;
+  function drawCharts(all, t) {
     if (!MODELS.length) return;
+    const summary = all.filter((s) => chartCols.has(s.m));
     const many = summary.length > 4;
-    for (const id of ["chart-threshold", "chart-metric"]) $(id).classList.toggle("wide", many);
-    const groups = summary.map((s) => plotText(groupName(s), many ? 14 : 24));
+    for (const id of ["chart-threshold", "chart-metric", "chart-curves"]) $(id).classList.toggle("wide", many);
+    $("chart-heat").parentElement.classList.toggle("wide", many);
+    if (!summary.length) {
+      for (const id of ["chart-threshold", "chart-metric", "chart-heat", "chart-curves", "chart-radar"]) window.Plotly.purge(id);
+      $("charts-note").textContent = "No column is ticked in the picker: tick one to draw the charts.";
+      return;
+    }
+    $("charts-note").textContent = "";
+    const groups = summary.map((s) => plotText(groupName(s)));
+    const height = (rows) => 120 + ROW_PX * rows;
+    // the threshold view: one horizontal stacked bar per (column, version), labels never overlap
     const thresholdTraces = LABELS.map((label, i) => ({
-      type: "bar", name: label, x: groups, y: summary.map((s) => s.shares[i]),
-      marker: { color: COLORS[label] }, customdata: summary.map((s) => [s.m, s.v]),
-      // a number only where the segment is tall enough to hold it legibly
+      type: "bar", orientation: "h", name: label, y: groups, x: summary.map((s) => s.shares[i]),
+      marker: { color: COLORS[label], opacity: summary.map((s) => opacity(s.m)) }, customdata: summary.map((s) => [s.m, s.v]),
       text: summary.map((s) => (s.shares[i] === null || s.shares[i] < 6 ? "" : s.shares[i].toFixed(0))),
       textposition: "inside", insidetextanchor: "middle", constraintext: "none",
-      hovertemplate: `%{x}<br>${label}: %{y:.1f}%<extra></extra>`,
+      hovertemplate: `%{y}<br>${label}: %{x:.1f}%<extra></extra>`,
     }));
     window.Plotly.react("chart-threshold", thresholdTraces, {
       barmode: "stack", title: { text: `Threshold view at ${t}%<br><sub>click a segment to list its pairs</sub>`, font: { size: 14 } },
-      yaxis: { title: { text: "% of pairs" }, range: [0, 100] },
-      xaxis: { automargin: true, tickangle: 0, tickfont: { size: 11 } },
-      margin: { t: 105, r: 10, b: 40, l: 50 }, legend: { orientation: "h", y: 1.0, yanchor: "bottom", x: 1, xanchor: "right" },
-      height: 385 + (many ? 40 : 0),
+      xaxis: { title: { text: "% of pairs", standoff: 4 }, range: [0, 100], side: "top" },
+      yaxis: { automargin: true, autorange: "reversed", tickfont: { size: 11 }, type: "category" },
+      margin: { t: 125, r: 10, b: 20, l: 10 }, legend: { orientation: "h", y: 1.0, yanchor: "bottom", x: 1, xanchor: "right" },
+      height: height(summary.length) + 50,
     }, CONFIG);
     const types = Array.from(new Set(summary.flatMap((s) => Object.keys(s.perType)))).sort();
-    const metricTraces = summary.map((s, k) => ({
-      type: "bar", name: plotText(groupName(s)), x: ["overall", ...types],
-      y: [s.metric, ...types.map((ty) => (s.perType[ty] ? (100 * s.perType[ty][0]) / s.perType[ty][1] : null))],
-      customdata: ["", ...types],
-      marker: { color: columnColor(s.m), pattern: NV === 2 && s.v === 0 ? { shape: "/", bgcolor: columnColor(s.m), fgcolor: "#ffffff", solidity: 0.3, fillmode: "overlay" } : undefined },
-      legendgroup: String(s.m),
-      hovertemplate: `${plotText(groupName(s))}<br>%{x}: %{y:.1f}%<extra></extra>`,
-    }));
+    const typeValue = (s, ty) => (ty === "overall" ? s.metric : s.perType[ty] ? (100 * s.perType[ty][0]) / s.perType[ty][1] : null);
+    const typeCounts = (s, ty) => (ty === "overall" ? [Math.round((s.metric || 0) * s.n / 100), s.n] : s.perType[ty] || [0, 0]);
+    // the dot plot: the metric with its 95% interval, one row per (column, version), sorted
+    const sorted = summary.slice().sort((a, b) => (b.metric ?? -1) - (a.metric ?? -1));
+    const metricTraces = sorted.map((s) => {
+      const [lo, hi] = wilson(Math.round((s.metric || 0) * s.n / 100), s.n);
+      return {
+        type: "scatter", mode: "markers", name: plotText(groupName(s)), y: [plotText(groupName(s))], x: [s.metric],
+        error_x: { type: "data", symmetric: false, array: [hi === null ? 0 : hi - s.metric], arrayminus: [lo === null ? 0 : s.metric - lo], color: columnColor(s.m), thickness: 1.5 },
+        marker: { color: columnColor(s.m), symbol: columnSymbol(s.m, s.v), size: 10, line: { color: columnColor(s.m), width: 2 } },
+        opacity: opacity(s.m), customdata: [""], legendgroup: String(s.m), showlegend: false,
+        hovertemplate: `${plotText(groupName(s))}<br>metric %{x:.1f}% [${fmt(lo, 1)}, ${fmt(hi, 1)}] over ${s.n} pairs<extra></extra>`,
+      };
+    });
     window.Plotly.react("chart-metric", metricTraces, {
-      barmode: "group", title: { text: `Metric score by bias type<br><sub>click a bar to list its pairs${NV === 2 ? `; hatched: ${plotText(VERSIONS[0])}` : ""}</sub>`, font: { size: 14 } },
-      yaxis: { title: { text: "% preferring sent_more" }, range: [0, 100] },
-      // bias types wrapped at their hyphens, never rotated out of the plot
-      xaxis: { automargin: true, tickmode: "array", tickvals: ["overall", ...types], ticktext: ["overall", ...types].map((ty) => plotText(ty.replace(/-/g, "- "), 10).replace(/- /g, "-")) },
-      shapes: [{ type: "line", xref: "paper", x0: 0, x1: 1, y0: 50, y1: 50, line: { dash: "dot", color: "#59636e" } }],
-      margin: { t: 60, r: 10, b: 40, l: 50 }, legend: { orientation: "h", y: -0.3, yanchor: "top" },
-      height: 380 + 22 * Math.ceil(summary.length / 3),
+      title: { text: "Metric score with its 95% interval, sorted<br><sub>50 = no preference; click a dot to list all pairs</sub>", font: { size: 14 } },
+      xaxis: { title: { text: "% preferring sent_more", standoff: 4 }, range: [0, 100], side: "top" },
+      yaxis: { automargin: true, type: "category", categoryorder: "array", categoryarray: sorted.map((s) => plotText(groupName(s))), autorange: "reversed", tickfont: { size: 11 } },
+      shapes: [{ type: "line", yref: "paper", y0: 0, y1: 1, x0: 50, x1: 50, line: { dash: "dot", color: "#59636e" } }],
+      margin: { t: 125, r: 20, b: 20, l: 10 }, height: height(summary.length) + 50,
     }, CONFIG);
+    drawHeat(summary, types, typeValue, typeCounts);
     drawCurves(t);
     drawRadar(summary, types);
     const chart = $("chart-metric");
     if (!chart.dataset.bound) {
       chart.dataset.bound = "1";
-      chart.on("plotly_click", (ev) => {
+      const toBias = (ev) => {
         const type = ev.points[0].customdata;
-        state.bias = type || "";
+        state.bias = typeof type === "string" ? type : "";
         $("f-bias").value = state.bias;
         refresh();
         $("pairs").scrollIntoView();
-      });
+      };
+      chart.on("plotly_click", toBias);
+      $("chart-heat").on("plotly_click", (ev) => toBias({ points: [{ customdata: ev.points[0].x === "overall" ? "" : ev.points[0].x }] }));
       // a class segment of a column: list the pairs of that class under that column
       $("chart-threshold").on("plotly_click", (ev) => showClass(ev.points[0].customdata[0], LABELS[ev.points[0].curveNumber]));
     }
+  }
+  /** The heat map: rows (column, version) x bias types, value and 95% interval on hover,
+   * rows sorted by the picked bias type (or by label). */
+  function drawHeat(summary, types, typeValue, typeCounts) {
+    const xs = ["overall", ...types];
+    const sel = $("heat-sort");
+    const wanted = ["label", ...xs];
+    if (sel.options.length !== wanted.length || Array.from(sel.options).some((o, i) => o.value !== wanted[i])) {
+      const keep = sel.value;
+      sel.replaceChildren(...wanted.map((x) => option(x, x === "label" ? "column label" : x)));
+      sel.value = wanted.includes(keep) ? keep : "overall";
+    }
+    const key = sel.value || "overall";
+    const rows = summary.slice();
+    if (key === "label") rows.sort((a, b) => groupName(a).localeCompare(groupName(b)));
+    else rows.sort((a, b) => (typeValue(b, key) ?? -1) - (typeValue(a, key) ?? -1));
+    const z = rows.map((s) => xs.map((ty) => typeValue(s, ty)));
+    const custom = rows.map((s) => xs.map((ty) => {
+      const [k, n] = typeCounts(s, ty);
+      const [lo, hi] = wilson(k, n);
+      return [n, fmt(lo, 1), fmt(hi, 1)];
+    }));
+    const ys = rows.map((s) => plotText(`${SYMBOL_TEXT[s.m % SYMBOL_TEXT.length]} ${groupName(s)}`));
+    window.Plotly.react("chart-heat", [{
+      type: "heatmap", x: xs, y: ys, z: z, customdata: custom,
+      text: z.map((r) => r.map((v) => (v === null ? "" : v.toFixed(0)))), texttemplate: "%{text}", textfont: { size: 10 },
+      colorscale: "RdBu", zmin: 0, zmax: 100, zmid: 50, xgap: 1, ygap: 1,
+      colorbar: { title: { text: "%" }, thickness: 12 },
+      hovertemplate: "%{y}<br>%{x}: %{z:.1f}% [%{customdata[1]}, %{customdata[2]}] over %{customdata[0]} pairs<extra></extra>",
+    }], {
+      title: { text: `Metric score by bias type (rows sorted by ${key === "label" ? "label" : key})<br><sub>50 = no preference; hover for the 95% interval; click a cell to list its pairs</sub>`, font: { size: 14 } },
+      // bias types wrapped at their hyphens, never rotated into each other
+      xaxis: { side: "top", automargin: true, tickfont: { size: 11 }, tickangle: 0, tickmode: "array", tickvals: xs, ticktext: xs.map((ty) => plotText(ty.replace(/-/g, "- "), 8).replace(/- /g, "-")) },
+      yaxis: { automargin: true, autorange: "reversed", tickfont: { size: 11 }, type: "category" },
+      shapes: highlight < 0 ? [] : rows.map((s, i) => (s.m === highlight ? { type: "rect", xref: "paper", x0: 0, x1: 1, y0: i - 0.5, y1: i + 0.5, line: { color: "#000", width: 2 } } : null)).filter(Boolean),
+      margin: { t: 130, r: 10, b: 10, l: 10 }, height: 150 + ROW_PX * rows.length,
+    }, CONFIG);
   }
   /** Filter the table to the pairs of `label` at the slider's value under column m. */
   function showClass(m, label) {
@@ -513,7 +616,8 @@
   /** Murphy's radar: per column, the metric score of each bias type (last version). */
   function drawRadar(summary, types) {
     const last = summary.filter((s) => s.v === LAST || !summary.some((o) => o.m === s.m && o.v > s.v));
-    if (types.length < 3) {
+    if (types.length < 3 || last.length > 8) {
+      // more than 8 lines on one radar cannot be told apart: the heat map shows the same
       $("chart-radar").hidden = true;
       return;
     }
@@ -522,7 +626,7 @@
       const r = types.map((ty) => (s.perType[ty] ? (100 * s.perType[ty][0]) / s.perType[ty][1] : null));
       return {
         type: "scatterpolar", mode: "lines+markers", name: plotText(MODELS[s.m].label),
-        line: { color: columnColor(s.m) }, marker: { color: columnColor(s.m) },
+        line: { color: columnColor(s.m) }, marker: { color: columnColor(s.m), symbol: columnSymbol(s.m, 1), size: 8 }, opacity: opacity(s.m),
         r: [...r, r[0]], theta: [...types, types[0]].map((x) => plotText(x)),
         hovertemplate: `${plotText(MODELS[s.m].label)}<br>%{theta}: %{r:.1f}%<extra></extra>`,
       };
@@ -559,22 +663,59 @@
     return series;
   }
   function drawCurves(t) {
-    const dashes = ["solid", "dot"];
+    const dashes = ["dot", "solid"];
     const traces = [];
     for (const s of thresholdCurves()) {
+      if (!chartCols.has(s.m)) continue;
+      const name = plotText(groupName(s));
       LABELS.forEach((label, i) => traces.push({
-        type: "scatter", mode: "lines", x: s.steps, y: s.shares[i],
-        name: plotText(`${label} \u00b7 ${MODELS[s.m].label}${NV === 2 ? ` \u00b7 ${VERSIONS[s.v]}` : ""}`),
-        line: { color: COLORS[label], dash: dashes[s.v % 2], width: 2 },
+        type: "scatter", mode: "lines+markers", x: s.steps, y: s.shares[i], xaxis: `x${i ? i + 1 : ""}`, yaxis: `y${i ? i + 1 : ""}`,
+        name: name, meta: [label], legendgroup: `${s.m}-${s.v}`, showlegend: i === 0,
+        line: { color: columnColor(s.m), dash: NV === 2 ? dashes[s.v % 2] : "solid", width: 1.5 },
+        marker: { symbol: columnSymbol(s.m, s.v), size: 5, color: columnColor(s.m), maxdisplayed: 6 }, opacity: opacity(s.m),
+        hovertemplate: `${name}<br>${label} at %{x}%: %{y:.1f}%<extra></extra>`,
       }));
     }
-    window.Plotly.react("chart-curves", traces, {
-      title: { text: `Threshold view, 0-20%${NV === 2 ? ` (solid ${VERSIONS[0]}, dotted ${VERSIONS[1]})` : ""}`, font: { size: 14 } },
-      xaxis: { title: { text: "threshold (%)" } },
-      yaxis: { title: { text: "% of pairs" }, range: [0, 100] },
-      shapes: [{ type: "line", x0: t, x1: t, yref: "paper", y0: 0, y1: 1, line: { color: "#0969da", width: 2 } }],
-      margin: { t: 40, r: 10, b: 50, l: 50 }, showlegend: false, hovermode: "x",
-    }, CONFIG);
+    const marker = (i) => ({ type: "line", xref: `x${i ? i + 1 : ""}`, x0: t, x1: t, yref: `y${i ? i + 1 : ""} domain`, y0: 0, y1: 1, line: { color: "#0969da", width: 2 } });
+    const layout = {
+      title: { text: `Threshold view, 0-20%: one panel per class${NV === 2 ? ` (dotted ${VERSIONS[0]}, solid ${VERSIONS[1]})` : ""}<br><sub>click a legend entry to hide a column in all three panels</sub>`, font: { size: 14 } },
+      grid: { rows: 1, columns: 3, pattern: "independent" },
+      annotations: LABELS.map((label, i) => ({ text: `<b>${label}</b>`, xref: `x${i ? i + 1 : ""} domain`, yref: `y${i ? i + 1 : ""} domain`, x: 0.5, y: 1.02, showarrow: false, yanchor: "bottom" })),
+      shapes: LABELS.map((_, i) => marker(i)),
+      margin: { t: 80, r: 10, b: 40, l: 50 }, hovermode: "closest",
+      legend: { orientation: "h", y: -0.15, yanchor: "top", font: { size: 11 } },
+      height: 360 + 20 * Math.ceil(traces.length / 3 / 3),
+    };
+    LABELS.forEach((_, i) => {
+      layout[`xaxis${i ? i + 1 : ""}`] = { title: { text: "threshold (%)" } };
+      layout[`yaxis${i ? i + 1 : ""}`] = { range: [0, 100], title: i ? undefined : { text: "% of pairs" } };
+    });
+    window.Plotly.react("chart-curves", traces, layout, CONFIG);
+  }
+  /** The column picker of the charts: tick to show, click a name to highlight it. */
+  function buildChartPicker() {
+    const box = $("chart-columns");
+    MODELS.forEach((model, m) => {
+      const input = el("input", { type: "checkbox", value: String(m), "data-col": String(m) });
+      input.checked = true;
+      input.addEventListener("change", () => {
+        if (input.checked) chartCols.add(m); else chartCols.delete(m);
+        scheduleSummary();
+      });
+      const swatch = el("span", { cls: "swatch", text: SYMBOL_TEXT[m % SYMBOL_TEXT.length] });
+      swatch.style.color = columnColor(m);
+      const name = el("button", { type: "button", cls: "pick-name", text: model.label, title: "highlight this column in every chart" });
+      name.addEventListener("click", () => {
+        highlight = highlight === m ? -1 : m;
+        for (const b of document.querySelectorAll("#chart-columns .pick-name")) b.classList.toggle("on", Number(b.closest("label").dataset.col) === highlight);
+        scheduleSummary();
+      });
+      box.append(el("label", { "data-col": String(m) }, [input, swatch, name]));
+    });
+    $("cols-all").addEventListener("click", () => { MODELS.forEach((_, m) => chartCols.add(m)); for (const b of box.querySelectorAll("input")) b.checked = true; scheduleSummary(); });
+    $("cols-none").addEventListener("click", () => { chartCols.clear(); for (const b of box.querySelectorAll("input")) b.checked = false; scheduleSummary(); });
+    $("heat-sort").addEventListener("change", () => scheduleSummary());
+    if (!MODELS.length) $("chart-columns-box").hidden = true;
   }
   let summaryPending = false;
   function updateSummary() {
@@ -650,9 +791,9 @@
     const scoreRows = [];
     MODELS.forEach((model, m) => VERSIONS.forEach((label, v) => {
       const s = r.s[m][v];
-      if (s) scoreRows.push([model.label, label, fmt(s[0], 3), fmt(s[1], 3), verdict(s) ? "biased" : "not biased", thresholdLabelName(s)]);
+      if (s) scoreRows.push([model.label, label, scoreUnit(m), fmtScore(s[0], m), fmtScore(s[1], m), verdict(s) ? "biased" : "not biased", thresholdLabelName(s)]);
     }));
-    parts.push(...section("Scores", [scoreRows.length ? simpleTable(["model", "version", "sent_more", "sent_less", "verdict", `at ${thresholdValue()}%`], scoreRows) : el("p", { cls: "note", text: "No score." })]));
+    parts.push(...section("Scores", [scoreRows.length ? simpleTable(["column", "version", "unit", "sent_more", "sent_less", "verdict", `at ${thresholdValue()}%`], scoreRows) : el("p", { cls: "note", text: "No score." })]));
     const tokenBox = el("div", { id: "detail-tokens" });
     parts.push(...section("Per-token log-probabilities", [tokenBox]));
     parts.push(...section("Change history", [r.c ? el("ul", { cls: "changes" }, r.c.map((c) => el("li", null, [
@@ -706,7 +847,7 @@
           const div = el("div", { cls: "token-chart aligned", "data-model": String(m), "data-version": String(v) });
           const scores = r.s[m][v];
           const how = `${REDUCTIONS[model.reduction] || model.reduction || "score"} over ${model.counted || "the counted tokens"}`;
-          box.append(el("p", { cls: "note token-caption", text: `${model.label} \u00b7 ${VERSIONS[v]}: sent_more ${fmt(scores ? scores[0] : null, 3)}, sent_less ${fmt(scores ? scores[1] : null, 3)} = the ${how}. Bars: log-probability of each token the method counts; \u00d7: a token it does not count; shaded: tokens that differ between the sentences.` }));
+          box.append(el("p", { cls: "note token-caption", text: `${model.label} \u00b7 ${VERSIONS[v]}: sent_more ${fmtScore(scores ? scores[0] : null, m)}, sent_less ${fmtScore(scores ? scores[1] : null, m)} (${scoreUnit(m)}) = the ${how}. Bars: log-probability of each token the method counts; \u00d7: a token it does not count; shaded: tokens that differ between the sentences.` }));
           box.append(div);
           const slots = alignTokens(entry.more, entry.less);
           const xs = slots.map((_, x) => x);
@@ -798,13 +939,41 @@
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   });
 
+  /** Untick the table's last score columns until it fits its box (at start and when the
+   * window narrows); the note says how many the picker holds. */
+  function fitTable() {
+    const wrap = $("pair-table").parentElement;
+    let dropped = false;
+    while ($("pair-table").scrollWidth > wrap.clientWidth + 1 && tableCols.size > 1) {
+      const last = Math.max(...tableCols);
+      tableCols.delete(last);
+      const box = document.querySelector(`#table-columns input[data-col="${last}"]`);
+      if (box) box.checked = false;
+      COLS = columns();
+      if (!COLS.some((c) => c.key === state.sort)) state.sort = "id";
+      renderHead();
+      renderBody();
+      dropped = true;
+    }
+    const shown = state.model === "" ? tableCols.size : 1;
+    $("table-note").textContent = MODELS.length > shown
+      ? `The table shows ${shown} of ${MODELS.length} score columns${dropped ? " (as many as fit the window)" : ""}; pick others under "score columns in the table", or one with the model filter.`
+      : "";
+  }
+
   // ------------------------------------------------------------------ start
-  const scored = MODELS.map((m) => m.label).join(", ") || "no model";
-  $("about").textContent = `${ROWS.length} pairs; versions: ${VERSIONS.join(" \u2192 ")}; scores: ${scored}; rounds: ${DATA.rounds.join(", ") || "none"}.`;
+  const nModels = new Set(MODELS.map((m) => m.name)).size;
+  const counted = `${MODELS.length} score column${MODELS.length === 1 ? "" : "s"} from ${nModels} model${nModels === 1 ? "" : "s"}`;
+  const scored = MODELS.length ? `${counted}: ${MODELS.map((m) => m.label).join(", ")}` : "no scores";
+  $("about").textContent = `${ROWS.length} pairs; versions: ${VERSIONS.join(" \u2192 ")}; ${scored}; rounds: ${DATA.rounds.join(", ") || "none"}.`;
+  buildChartPicker();
   window.curateExplore = { reportText: reportText, state: state, chartsReady: false, thresholdLabel: thresholdLabel };
   COLS = columns();
   renderHead();
   refresh();
+  fitTable();
+  let resizeTimer = 0;
+  window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(fitTable, 200); });
   updateSelection();
   openFromHash();
   window.addEventListener("hashchange", openFromHash);

@@ -1,0 +1,78 @@
+"""The command line starts without importing its stages (issue 31, item 7).
+
+``curate --help`` lists the commands from :data:`curate.cli.COMMANDS`; these tests check that
+the list says what each command's own help says, that answering ``--help``, ``-h`` and an unknown
+command imports no stage (nor torch, pandas, numpy), and that ``-h`` is a help option everywhere.
+How long it takes is a figure (benchmarks/bench_cli.py), not a test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from curate.cli import COMMANDS, app, load_stage
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("torch", "transformers", "pandas", "numpy", "plotly", "spacy", "sklearn",
+         "label_studio_sdk", "pingouin", "statsmodels", "jinja2")  # fmt: skip
+
+
+def test_the_listed_summaries_are_the_commands_own() -> None:
+    stages = {module for module, _ in COMMANDS.values()}
+    real = {}
+    for module in stages:
+        real.update(load_stage(module))
+    assert set(real) == set(COMMANDS)
+    for name, (_, summary) in COMMANDS.items():
+        first = (real[name].help or "").strip().split("\n\n")[0]
+        assert " ".join(first.split()) == summary, name
+
+
+def _modules_after(*args: str) -> tuple[int, list[str]]:
+    code = (
+        "import sys, json\n"
+        "from curate.cli import app\n"
+        f"try:\n    app({list(args)!r})\nexcept SystemExit as exc:\n    code = exc.code\n"
+        "print(json.dumps([code, sorted(sys.modules)]), file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    exit_code, modules = json.loads(done.stderr.strip().splitlines()[-1])
+    return exit_code, modules
+
+
+@pytest.mark.parametrize("args", [["--help"], ["-h"], ["no-such-command"], []])
+def test_help_and_an_unknown_command_import_no_stage(args: list[str]) -> None:
+    exit_code, modules = _modules_after(*args)
+    assert exit_code in (0, 2)
+    assert [m for m in modules if m.startswith("curate.commands")] == []
+    assert [m for m in modules if m.split(".")[0] in HEAVY] == []
+
+
+def test_a_command_imports_its_own_stage_only() -> None:
+    exit_code, modules = _modules_after("rules", "--no-such-option")
+    assert exit_code == 2
+    stages = {m for m in modules if m.startswith("curate.commands.")}
+    assert "curate.commands.lint" in stages
+    assert not stages & {"curate.commands.annotations", "curate.commands.release"}
+
+
+def test_dash_h_is_help_on_the_root_and_on_every_command() -> None:
+    runner = CliRunner()
+    root = runner.invoke(app, ["-h"])
+    assert root.exit_code == 0 and "diff-report" in root.output
+    for name in ("score", "diff-report", "sweep", "explore"):
+        result = runner.invoke(app, [name, "-h"])
+        assert result.exit_code == 0, (name, result.output)
+        assert COMMANDS[name][1].split()[0] in result.output
+    assert runner.invoke(app, ["annotations", "push", "-h"]).exit_code == 0
+    assert runner.invoke(app, ["no-such-command"]).exit_code == 2
