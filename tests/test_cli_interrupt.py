@@ -16,15 +16,17 @@ import pytest
 from tests.conftest import repo_env
 
 _HOOK = """
-import builtins, os, signal, sys
+import os, signal, sys
 trigger = sys.argv.pop(1)
-real_import = builtins.__import__
-def hooked(name, *args, **kwargs):
-    if name == trigger:
-        builtins.__import__ = real_import
-        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, delivered while this import starts
-    return real_import(name, *args, **kwargs)
-builtins.__import__ = hooked
+class Trigger:
+    # a meta-path finder sees every import, importlib.import_module's too (the CLI loads a
+    # command's module that way), where a builtins.__import__ hook sees only import statements
+    def find_spec(self, name, path=None, target=None):
+        if name == trigger:
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, delivered while this import starts
+        return None
+sys.meta_path.insert(0, Trigger())
 """
 #: What the pip-generated console script does (pyproject's [project.scripts] entry point).
 CONSOLE_SCRIPT = (
