@@ -6,8 +6,23 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
+from curate.align import Token
 from curate.findings import TextSpan
 from curate.lint.rule import Example, PairContext, Rule, Violation
+
+
+def changed_after(ctx: PairContext) -> Iterator[tuple[str, Token, Token]]:
+    """``(field, previous token, token)`` for every word that differs between the sentences
+    and has a word before it: where an article or determiner must agree with a swapped noun."""
+    a = ctx.alignment
+    for field_name, tokens, changed in (
+        ("sent_more", a.more, a.modified_more),
+        ("sent_less", a.less, a.modified_less),
+    ):
+        changed_ids = {id(t) for t in changed}
+        for i, token in enumerate(tokens):
+            if id(token) in changed_ids and i > 0:
+                yield field_name, tokens[i - 1], token
 
 
 @functools.cache
@@ -41,24 +56,16 @@ class FrenchArticleAgreement(Rule):
         from curate.lint.languages.fr import FEMININE_DETERMINERS, MASCULINE_DETERMINERS
 
         masculine, feminine = _french_nouns()
-        a = ctx.alignment
-        for field_name, tokens, changed in (
-            ("sent_more", a.more, a.modified_more),
-            ("sent_less", a.less, a.modified_less),
-        ):
-            changed_ids = {id(t) for t in changed}
-            for i, token in enumerate(tokens):
-                if id(token) not in changed_ids or i == 0:
-                    continue
-                word, before = token.lower, tokens[i - 1].lower
-                wrong = (word in feminine and before in MASCULINE_DETERMINERS) or (
-                    word in masculine and before in FEMININE_DETERMINERS
+        for field_name, previous, token in changed_after(ctx):
+            word, before = token.lower, previous.lower
+            wrong = (word in feminine and before in MASCULINE_DETERMINERS) or (
+                word in masculine and before in FEMININE_DETERMINERS
+            )
+            if wrong:
+                yield Violation(
+                    f"{previous.text!r} does not agree with {token.text!r} in {field_name}",
+                    (TextSpan(field_name, previous.start, token.end),),
                 )
-                if wrong:
-                    yield Violation(
-                        f"{tokens[i - 1].text!r} does not agree with {token.text!r} in {field_name}",
-                        (TextSpan(field_name, tokens[i - 1].start, token.end),),
-                    )
 
 
 @functools.cache
@@ -91,25 +98,16 @@ class DutchArticleAgreement(Rule):
         from curate.lint.languages.nl import DIMINUTIVES
 
         de_nouns, het_nouns = _dutch_nouns()
-        a = ctx.alignment
-        for field_name, tokens, changed in (
-            ("sent_more", a.more, a.modified_more),
-            ("sent_less", a.less, a.modified_less),
-        ):
-            changed_ids = {id(t) for t in changed}
-            for i, token in enumerate(tokens):
-                if id(token) not in changed_ids or i == 0:
-                    continue
-                word, before = token.lower, tokens[i - 1].lower
-                het_word = word in het_nouns or (
-                    word.endswith(DIMINUTIVES) and word[:-2] in de_nouns | {w + "t" for w in de_nouns}
-                ) or any(word == n + d for n in de_nouns for d in DIMINUTIVES)
-                wrong = (before == "het" and word in de_nouns and not het_word) or (
-                    before == "de" and het_word
+        for field_name, previous, token in changed_after(ctx):
+            word, before = token.lower, previous.lower
+            het_word = word in het_nouns or (
+                word.endswith(DIMINUTIVES) and word[:-2] in de_nouns | {w + "t" for w in de_nouns}
+            ) or any(word == n + d for n in de_nouns for d in DIMINUTIVES)
+            wrong = (before == "het" and word in de_nouns and not het_word) or (
+                before == "de" and het_word
+            )
+            if wrong:
+                yield Violation(
+                    f"{previous.text!r} is the wrong article for {token.text!r} in {field_name}",
+                    (TextSpan(field_name, previous.start, token.end),),
                 )
-                if wrong:
-                    yield Violation(
-                        f"{tokens[i - 1].text!r} is the wrong article for {token.text!r} in "
-                        f"{field_name}",
-                        (TextSpan(field_name, tokens[i - 1].start, token.end),),
-                    )
