@@ -159,10 +159,20 @@ def _call(address: Address, timeout: float, token: Token | None) -> object:
     return None
 
 
-def check_auth(address: Address, timeout: float) -> None:
-    """Whether the cluster wants a token, and whether the driver's is the right one."""
+def _port_hint(address: Address) -> str:
+    return (
+        f"is {address.port} the cluster's Ray Client port (--ray-client-server-port)?"
+        if address.client
+        else f"is {address.port} the cluster's GCS port (ray start --head --port)?"
+    )
+
+
+def check_auth(address: Address, timeout: float, said: float | None = None) -> None:
+    """Whether the cluster wants a token, and whether the driver's is the right one
+    (``said``: the timeout the user gave, for messages; ``timeout``: what is left of it)."""
     import grpc
 
+    said = timeout if said is None else said
     start = time.monotonic()
     status = _call(address, timeout, None)
     if status is None:
@@ -170,13 +180,12 @@ def check_auth(address: Address, timeout: float) -> None:
     if status == grpc.StatusCode.DEADLINE_EXCEEDED:
         raise UsageError(
             f"cannot connect to Ray at {address.text}: it accepted the connection but did "
-            f"not answer within {_seconds(timeout)} (--connect-timeout); is it the "
-            f"{address.kind}'s port?"
+            f"not answer within {_seconds(said)} (--connect-timeout); {_port_hint(address)}"
         )
     if status != grpc.StatusCode.UNAUTHENTICATED:
         raise UsageError(
             f"cannot connect to Ray at {address.text}: it does not answer as a "
-            f"{address.kind} ({status.name.lower()}); is {address.port} the right port?"
+            f"{address.kind} ({status.name.lower()}); {_port_hint(address)}"
         )
     if not token_mode():
         raise UsageError(
@@ -244,7 +253,11 @@ def probe(text: str, timeout: float) -> Address:
     """Check ``text`` (not ``auto``) before ``ray.init``: reachable, the right kind of
     server, the token it asks for. Raises :class:`UsageError` naming the cause."""
     address = parse_address(text)
+    # Ray's gRPC modules load in seconds on a busy machine: not part of the wait
+    import grpc  # noqa: F401
+    from ray.core.generated import gcs_service_pb2_grpc, ray_client_pb2_grpc  # noqa: F401
+
     start = time.monotonic()
     check_tcp(address, timeout)
-    check_auth(address, max(0.5, timeout - (time.monotonic() - start)))
+    check_auth(address, max(0.5, timeout - (time.monotonic() - start)), timeout)
     return address

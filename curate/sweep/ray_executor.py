@@ -150,6 +150,7 @@ class RayExecutor:
         from curate.sweep.ray_connect import DEFAULT_TIMEOUT_S
 
         self.connect_timeout = connect_timeout or DEFAULT_TIMEOUT_S
+        self._watchdog: Any = None
 
     def _connect(self) -> bool:
         """Connect (or start a local Ray); True when this run must shut Ray down after."""
@@ -167,6 +168,9 @@ class RayExecutor:
         if self.address is None:
             # "local": a new instance, never one that another user started on this machine
             options.update(address="local", num_cpus=self.num_cpus, include_dashboard=False)
+            from curate.sweep.ray_watchdog import Watchdog
+
+            self._watchdog = Watchdog()  # the Ray started here dies with this process
         else:
             options["address"] = self.address
         if str(self.address).startswith("ray://"):
@@ -176,6 +180,7 @@ class RayExecutor:
         try:
             ray.init(**options)
         except Exception as exc:
+            self._release()
             raise explain(
                 exc, self.address or "a new local instance", self.connect_timeout
             ) from None
@@ -191,6 +196,12 @@ class RayExecutor:
             if owned:
                 with contextlib.suppress(Exception):
                     ray.shutdown()
+                self._release()
+
+    def _release(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.done()
+            self._watchdog = None
 
     def _events(
         self, groups: Sequence[Group], snapshots: Sequence[Snapshot], hook: BatchHook | None
