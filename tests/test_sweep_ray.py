@@ -188,9 +188,8 @@ def test_kill_9_of_the_driver_ends_the_ray_it_started(tmp_path):
         while time.monotonic() < deadline and driver.poll() is None:
             ray_processes = _ray_descendants(driver.pid)
             names = {p.name() for p in ray_processes if p.is_running()}
-            if any(n.startswith("ray::SweepWorker") for n in names) and any(
-                "Agent" in n for n in names
-            ):
+            working = [n for n in names if n.startswith("ray::") and "Agent" not in n]
+            if any(n != "ray::IDLE" for n in working) and any("Agent" in n for n in names):
                 break
             time.sleep(0.5)
         assert driver.poll() is None, "the sweep ended before it could be killed"
