@@ -151,6 +151,8 @@ class RayExecutor:
 
         self.connect_timeout = connect_timeout or DEFAULT_TIMEOUT_S
         self._watchdog: Any = None
+        #: Whether the workers inherit this process's environment (a Ray started here).
+        self._own_env = False
 
     def _connect(self) -> bool:
         """Connect (or start a local Ray); True when this run must shut Ray down after."""
@@ -177,6 +179,12 @@ class RayExecutor:
             # the Ray Client server runs the driver's side on the head: it needs the code too
             options["runtime_env"] = {"env_vars": {"PYTHONPATH": code_path()}}
             options.pop("configure_logging")
+        saved = os.environ.get("PYTHONPATH")
+        if self.address is None:
+            # The Ray started here inherits this environment, and so do its workers: they
+            # find curate without a runtime env, so they are Ray's prestarted workers (a
+            # runtime env would start new ones, and the runtime-env agent would work for it).
+            os.environ["PYTHONPATH"] = code_path()
         try:
             ray.init(**options)
         except Exception as exc:
@@ -184,6 +192,12 @@ class RayExecutor:
             raise explain(
                 exc, self.address or "a new local instance", self.connect_timeout
             ) from None
+        finally:
+            if saved is None:
+                os.environ.pop("PYTHONPATH", None)
+            else:
+                os.environ["PYTHONPATH"] = saved
+        self._own_env = self.address is None
         return True
 
     def events(
@@ -234,11 +248,9 @@ class RayExecutor:
 
         def new_actor(shape: tuple[float, float]) -> _Slot:
             cpus, gpus = shape
-            options: dict[str, Any] = {
-                "num_cpus": cpus,
-                "max_restarts": 0,
-                "runtime_env": {"env_vars": {"PYTHONPATH": code_path()}},
-            }
+            options: dict[str, Any] = {"num_cpus": cpus, "max_restarts": 0}
+            if not self._own_env:
+                options["runtime_env"] = {"env_vars": {"PYTHONPATH": code_path()}}
             if gpus:
                 options["num_gpus"] = gpus
             return _Slot(actor_class.options(**options).remote(), shape)
