@@ -1,10 +1,12 @@
 """The Ray executor of ``curate sweep --engine ray`` (the optional ``ray`` extra).
 
 The groups (one model each: loaded once, every version and method) run in Ray *actors*, one
-pool per resource shape (the CPUs and GPUs a model asks for), as many actors as the cluster
-holds at once. An actor runs one group after another, so its worker process imports torch and
-transformers once for several models (a task per model paid that per worker start, and on
-tiny jobs Ray's start-up costs dominate). The driver polls each actor (``ray.wait`` over the
+pool per resource shape (the CPUs and GPUs a model asks for). An actor runs one group after
+another, so its worker process imports torch and transformers once for several models. A pool
+starts with one actor and grows by one, up to what the cluster holds at once, whenever all of
+its actors have run their model for :data:`GROW_AFTER_S` while models wait: tiny jobs (a few
+seconds each, where Ray's start-up costs dominate) all run on one worker, long jobs spread
+over the cluster within seconds. The driver polls each actor (``ray.wait`` over the
 poll calls): a poll returns the events the group produced since the last one, so every finished
 batch reaches the driver, the one writer of the cache, as it is computed.
 
@@ -32,6 +34,7 @@ import os
 import pickle
 import queue
 import threading
+import time
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -48,6 +51,10 @@ except ImportError:  # pragma: no cover - depends on the extra
 
 #: How long one poll waits for a first event before it returns empty-handed (seconds).
 POLL_S = 2.0
+#: A pool grows by one actor (up to what the cluster holds) when every actor of it has run
+#: its model for this long and models wait: about what a new worker costs to start (a Python
+#: process importing torch), so tiny jobs stay on one worker and long ones spread at once.
+GROW_AFTER_S = 4.0
 
 
 def code_path() -> str:
@@ -119,6 +126,9 @@ class _Slot:
     index: int = -1
     skip: int = 0
     seen: int = 0
+    #: When its model started running (its first poll answered); None: not yet.
+    since: float | None = None
+    alive: bool = True
 
 
 @dataclass
@@ -239,11 +249,12 @@ class RayExecutor:
             """Give the slot's actor the next group of its shape, or end the actor."""
             waiting = plan.queues[slot.shape]
             if not waiting:
+                slot.alive = False
                 with contextlib.suppress(Exception):
                     ray.kill(slot.actor)
                 return
             slot.index = waiting.popleft()
-            slot.skip, slot.seen = plan.received.get(slot.index, 0), 0
+            slot.skip, slot.seen, slot.since = plan.received.get(slot.index, 0), 0, None
             polls[slot.actor.poll.remote(POLL_S, request(slot.index))] = slot
 
         def new_actor(shape: tuple[float, float]) -> _Slot:
@@ -256,13 +267,28 @@ class RayExecutor:
             return _Slot(actor_class.options(**options).remote(), shape)
 
         slots: list[_Slot] = []
-        try:
+
+        def grow() -> None:
+            """One more actor for each pool whose actors all run long models while others
+            wait (one actor per pool at first: tiny jobs never pay a second worker)."""
+            now = time.monotonic()
             for shape, waiting in plan.queues.items():
-                for _ in range(min(len(waiting), _capacity(shape, nodes))):
+                pool = [s for s in slots if s.alive and s.shape == shape]
+                if not waiting or len(pool) >= _capacity(shape, nodes):
+                    continue
+                if all(s.since is not None and now - s.since >= GROW_AFTER_S for s in pool):
                     slots.append(new_actor(shape))
                     assign(slots[-1])
+
+        try:
+            for shape in plan.queues:
+                slots.append(new_actor(shape))
+                assign(slots[-1])
             while polls:
-                ready, _ = ray.wait(list(polls), num_returns=1)
+                ready, _ = ray.wait(list(polls), num_returns=1, timeout=1.0)
+                grow()
+                if not ready:
+                    continue
                 slot = polls.pop(ready[0])
                 index = slot.index
                 try:
@@ -274,6 +300,7 @@ class RayExecutor:
                         yield index, Failed(None, _reason(exc))
                     else:
                         plan.queues[slot.shape].appendleft(index)
+                    slot.alive = False
                     slots.append(new_actor(slot.shape))
                     assign(slots[-1])
                     continue
@@ -281,6 +308,8 @@ class RayExecutor:
                     yield index, Failed(None, _reason(exc))
                     assign(slot)
                     continue
+                if slot.since is None:
+                    slot.since = time.monotonic()
                 for event in events:
                     slot.seen += 1
                     if slot.seen > slot.skip:

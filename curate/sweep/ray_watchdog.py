@@ -27,7 +27,7 @@ from typing import IO
 
 import psutil
 
-INTERVAL_S = 0.5
+INTERVAL_S = 1.0
 GRACE_S = 3.0
 DONE = b"done\n"
 
