@@ -203,3 +203,42 @@ def test_a_version_mismatch_names_both_versions(cluster, route, project):
     assert "version mismatch" in sentence
     assert f"cluster runs Ray {ray.__version__}" in sentence
     assert "this driver Ray 2.59.0" in sentence
+
+
+def test_through_ray_client_a_killed_worker_is_replayed_and_a_broken_model_fails_alone(
+    cluster, tmp_path, expected
+):
+    """The guarantees of the local Ray hold through ``ray://``: the worker process killed after
+    its first batch is replaced and its model replayed (same bytes), a model whose weights do
+    not load fails alone (exit 1), and the driver alone wrote the cache."""
+    import shutil
+
+    from tests.support.tiny_models import tiny_model_dir
+
+    broken = tmp_path / "damaged"
+    shutil.copytree(tiny_model_dir("bert"), broken)
+    weights = broken / "model.safetensors"
+    weights.write_bytes(weights.read_bytes()[:100])
+    plan = write_project(
+        tmp_path, extra_models=f'[[model]]\nname = "{broken}"\nlabel = "damaged"\n'
+    )
+    marker = tmp_path / "killed"
+    prelude = (
+        "from curate.sweep import run as sweep_run\n"
+        "from tests.support.sweep_project import KillOnce\n"
+        "original = sweep_run.run_sweep\n"
+        f"sweep_run.run_sweep = lambda plan, **o: original(plan, hook=KillOnce({str(marker)!r}), **o)\n"
+    )
+    done, _ = _curate(
+        ["sweep", str(plan), "--engine", "ray", "--address", cluster.client],
+        tmp_path,
+        cluster.env(RAY_AUTH_MODE="token"),
+        prelude=prelude,
+    )
+    assert done.returncode == 1, done.stderr[-3000:]
+    assert marker.is_file(), "the hook did not kill a worker"
+    assert "failed: damaged" in done.stderr
+    assert "model.safetensors" in done.stderr
+    written = column_files(tmp_path / "out")
+    assert {k: v for k, v in written.items() if k in expected} == expected
+    assert not any(k.startswith(("v1/damaged", "v2/damaged")) for k in written)
