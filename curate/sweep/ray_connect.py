@@ -217,9 +217,12 @@ _VERSIONS = re.compile(
 )
 
 
-def explain(exc: BaseException, where: str, timeout: float) -> UsageError:
-    """One sentence for an error of ``ray.init``."""
+def explain(exc: BaseException, where: str | None, timeout: float) -> UsageError:
+    """One sentence for an error of ``ray.init`` (``where`` None: a Ray started for the run)."""
     text = str(exc)
+    if where is None:
+        first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+        return UsageError(f"could not start a local Ray for the sweep: {first}")
     found = _VERSIONS.search(text)
     if "version mismatch" in text.lower() and found:
         ray_c, py_c, ray_d, py_d = found.groups()

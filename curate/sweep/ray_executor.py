@@ -199,9 +199,7 @@ class RayExecutor:
             ray.init(**options)
         except Exception as exc:
             self._release()
-            raise explain(
-                exc, self.address or "a new local instance", self.connect_timeout
-            ) from None
+            raise explain(exc, self.address, self.connect_timeout) from None
         finally:
             if saved is None:
                 os.environ.pop("PYTHONPATH", None)
