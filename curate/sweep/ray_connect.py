@@ -55,15 +55,16 @@ def parse_address(text: str) -> Address:
     client = text.startswith("ray://")
     rest = text[len("ray://") :] if client else text
     rest = rest.rstrip("/")
-    match = re.fullmatch(r"\[?([^\[\]/]+?)\]?(?::(\d+))?", rest)
-    if not match or not match.group(1):
+    match = re.fullmatch(r"(?:\[([^\]/]+)\]|([^:/\[\]\s]+))(?::(\d+))?", rest)
+    if not match:
         raise UsageError(
             f"--address {text!r} is not an address: use auto, HOST:PORT or ray://HOST:PORT"
         )
-    port = int(match.group(2)) if match.group(2) else (CLIENT_PORT if client else GCS_PORT)
+    host = match.group(1) or match.group(2)
+    port = int(match.group(3)) if match.group(3) else (CLIENT_PORT if client else GCS_PORT)
     if not 0 < port < 65536:
         raise UsageError(f"--address {text!r}: port {port} is out of range")
-    return Address(text, match.group(1), port, client)
+    return Address(text, host, port, client)
 
 
 @dataclass(frozen=True)
