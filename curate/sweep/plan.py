@@ -117,11 +117,7 @@ _MODEL: dict[str, Check] = {
         "a list of method names",
     ),
     "dtype": ("dtype", lambda v: isinstance(v, str) and v in DTYPES, f"one of {', '.join(DTYPES)}"),
-    "device": (
-        "device",
-        lambda v: isinstance(v, str) and v in DEVICES,
-        f"one of {', '.join(DEVICES)}",
-    ),
+    "device": ("device", lambda v: isinstance(v, str) and v in DEVICES, f"one of {', '.join(DEVICES)}"),
     "batch-size": ("batch_size", _positive_int, "a positive integer"),
     "lowercase": ("lowercase", lambda v: isinstance(v, bool), "true or false"),
     "num-cpus": ("num_cpus", lambda v: _number(v) and v > 0, "a positive number"),
