@@ -19,8 +19,18 @@ comes with the CPU share, the CPU time of the process tree (driver, and Ray's wo
 daemons) / (wall time x CPUs the phase may use); a share well below 1 means other processes
 took the CPU.
 
+First (``--only tiny`` for this part alone), the *tiny jobs* of the test project (3 tiny models
+x their methods x 2 versions, seconds each), run as a user types them: ``curate sweep`` in a
+fresh process with the local engine, with ``--engine ray`` (the sweep starts and stops its own
+Ray, on every CPU), and with ``--engine ray --num-cpus 1`` (one worker runs every model); the
+CPU ratio to the local engine is the tiny-job overhead (goal: at most 1.2).
+
+CPU time is that of the whole process tree, Ray's daemons, agents and workers included (they
+are not this process's children to wait for, so ``/usr/bin/time`` misses them): a thread
+samples the tree every 0.2 s and keeps each process's last reading (:class:`TreeMeter`).
+
 Usage: ``python benchmarks/bench_sweep.py [--models 4] [--pairs 260] [--repeats 2]
-[--data PATH]`` (260 pairs: about 20 s of CPU per job on this machine, the quiet run of
+[--only all|tiny|jobs] [--data PATH]`` (260 pairs: about 20 s of CPU per job on this machine, the quiet run of
 docs/commands/sweep.md; its earlier run under load used ``--pairs 450``, about 33 s).
 (needs the ``ray`` extra: ``pip install -e '.[ray]'``).
 """
@@ -34,6 +44,7 @@ import resource
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -50,7 +61,7 @@ from tests.support.sweep_project import column_files  # noqa: E402
 from tests.support.tiny_models import build_tiny_model  # noqa: E402
 
 #: Goals of issue 21.
-TARGETS = {"overhead_per_job": 0.05, "two_node_speedup": 1.7}
+TARGETS = {"overhead_per_job": 0.05, "two_node_speedup": 1.7, "tiny_cpu_ratio": 1.2}
 
 
 def build_models(
@@ -82,17 +93,55 @@ def write_plan(directory: Path, models: list[Path], data: Path) -> Path:
     return plan
 
 
+class TreeMeter:
+    """CPU seconds of this process and every descendant, dead ones included.
+
+    Ray's daemons, agents and workers are not this process's children to wait for (the raylet
+    starts the workers, and an actor's process exits when the sweep ends it), so neither
+    ``/usr/bin/time`` nor ``RUSAGE_CHILDREN`` sees them. A thread samples the tree every
+    ``interval`` seconds and keeps each process's last reading (by pid and start time): a
+    process that dies between two samples loses at most one interval of CPU."""
+
+    def __init__(self, interval: float = 0.2) -> None:
+        self.interval = interval
+        self.last: dict[tuple[int, float], float] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        me = psutil.Process()
+        for process in (me, *me.children(recursive=True)):
+            try:
+                with process.oneshot():
+                    times = process.cpu_times()
+                    key = (process.pid, process.create_time())
+                self.last[key] = times.user + times.system
+            except psutil.Error:
+                continue
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            self._sample()
+
+    def total(self) -> float:
+        """CPU seconds so far (every process ever seen, at its last reading)."""
+        self._sample()
+        own = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return sum(self.last.values()) + own.ru_utime + own.ru_stime
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+METER: TreeMeter | None = None
+
+
 def tree_cpu() -> float:
-    """CPU seconds of this process and every live descendant (Ray's workers and daemons)."""
-    me = psutil.Process()
-    total = sum(me.cpu_times()[:2])
-    for child in me.children(recursive=True):
-        try:
-            total += sum(child.cpu_times()[:2])
-        except psutil.Error:
-            continue
-    own = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return total + own.ru_utime + own.ru_stime
+    """CPU seconds of the whole process tree (see :class:`TreeMeter`)."""
+    assert METER is not None
+    return METER.total()
 
 
 def run_once(name: str, base: Path, plan_text: str, engine: str, cpus: int) -> dict:
@@ -127,6 +176,65 @@ def phase(name: str, base: Path, plan_text: str, engine: str, cpus: int, repeats
     return {"phase": name, "best": best, "runs": runs, "cold": cold}
 
 
+def tiny_run(name: str, base: Path, engine_args: list[str]) -> dict:
+    """``curate sweep`` of the test project (3 tiny models x their methods x 2 versions) as a
+    user types it, in a fresh process, output and cache: wall and CPU of its whole tree."""
+    import subprocess
+
+    from tests.support.sweep_project import write_project
+
+    directory = base / name
+    plan = write_project(directory)
+    text = plan.read_text(encoding="utf-8")
+    plan.write_text(text.replace("batch-size", "threads = 1\nbatch-size", 1), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cpu0, wall0 = tree_cpu(), time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "curate", "sweep", str(plan), *engine_args, "--format", "json"],
+        cwd=directory,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    wall = time.perf_counter() - wall0
+    time.sleep(1.0)  # the meter's last sample of processes that ended with the sweep
+    cpu = tree_cpu() - cpu0
+    assert done.returncode == 0, done.stderr[-2000:]
+    return {
+        "run": name,
+        "wall_s": round(wall, 2),
+        "cpu_s": round(cpu, 2),
+        "files": column_files(directory / "out"),
+    }
+
+
+def tiny(base: Path, repeats: int) -> dict:
+    """Local engine vs Ray (started by the sweep, as a user gets it) on tiny jobs."""
+    runs: dict[str, list[dict]] = {"local": [], "ray": [], "ray-1cpu": []}
+    args = {
+        "local": [],
+        "ray": ["--engine", "ray"],
+        "ray-1cpu": ["--engine", "ray", "--num-cpus", "1"],
+    }
+    for i in range(repeats):
+        for name, engine_args in args.items():
+            runs[name].append(tiny_run(f"tiny-{name}-{i}", base, engine_args))
+    written = [r.pop("files") for rs in runs.values() for r in rs]
+    best = {name: min(rs, key=lambda r: r["cpu_s"]) for name, rs in runs.items()}
+    return {
+        "runs": runs,
+        "same_bytes": all(files == written[0] for files in written),
+        "cpu_ratio_ray": round(best["ray"]["cpu_s"] / best["local"]["cpu_s"], 3),
+        "cpu_ratio_ray_1cpu": round(best["ray-1cpu"]["cpu_s"] / best["local"]["cpu_s"], 3),
+        "wall_ratio_ray": round(best["ray"]["wall_s"] / best["local"]["wall_s"], 3),
+        "target_cpu_ratio": TARGETS["tiny_cpu_ratio"],
+    }
+
+
+def _machine(load0: float, load1: float) -> str:
+    return f"{os.cpu_count()} CPUs, load average {load0:.1f} before, {load1:.1f} after"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=int, default=4)
@@ -134,6 +242,12 @@ def main() -> None:
     parser.add_argument("--hidden", type=int, default=256)
     parser.add_argument("--layers", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument(
+        "--only",
+        choices=("all", "tiny", "jobs"),
+        default="all",
+        help="tiny: the tiny-job comparison only; jobs: the 20-s jobs only",
+    )
     parser.add_argument(
         "--data",
         type=Path,
@@ -144,16 +258,23 @@ def main() -> None:
     import ray
     from ray.cluster_utils import Cluster
 
+    global METER
+    METER = TreeMeter()
     torch.set_num_threads(1)
     base = Path(tempfile.mkdtemp(prefix="bench-sweep-"))
     try:
+        load0 = os.getloadavg()[0]
+        small = tiny(base, args.repeats) if args.only in ("all", "tiny") else None
+        if args.only == "tiny":
+            load1 = os.getloadavg()[0]
+            print(json.dumps({"machine": _machine(load0, load1), "tiny": small}, indent=2))
+            return
         pairs = read_pairs(args.data)[: args.pairs]
         data = base / "pairs.csv"
         write_pairs(pairs, data)
         corpus = [s for p in pairs for s in (p.sent_more, p.sent_less)]
         models = build_models(base / "models", args.models, corpus, args.hidden, args.layers)
         plan_text = write_plan(base, models, data).read_text(encoding="utf-8")
-        load0 = os.getloadavg()[0]
         seq = phase("sequential", base, plan_text, "local", 1, args.repeats)
 
         start = time.perf_counter()
@@ -181,7 +302,7 @@ def main() -> None:
             "models": args.models,
             "pairs": args.pairs,
             "model_size": f"hidden {args.hidden}, {args.layers} layers",
-            "machine": f"{os.cpu_count()} CPUs, load average {load0:.1f} before, {load1:.1f} after",
+            "machine": _machine(load0, load1),
             "phases": [seq, ray1, two],
             "ray_start_s": round(ray_start, 2),
             "cluster_start_s": round(cluster_start, 2),
@@ -196,6 +317,7 @@ def main() -> None:
             "two_node_speedup": round(s["wall_s"] / c2["wall_s"], 3),
             "same_bytes": same,
             "targets": TARGETS,
+            "tiny": small,
         }
         print(json.dumps(report, indent=2))
     finally:

@@ -10,6 +10,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,72 @@ def test_ctrl_c_of_the_driver_keeps_the_cache_consistent_and_a_rerun_resumes(tmp
     assert column_files(tmp_path / "out") == expected
     with sqlite3.connect(tmp_path / "cache.sqlite") as db:
         assert stored < db.execute("SELECT COUNT(*) FROM logprobs").fetchone()[0]
+
+
+def _ray_descendants(pid: int) -> list:
+    """The Ray processes below ``pid`` (daemons, agents, workers), as psutil processes."""
+    import psutil
+
+    found = []
+    for child in psutil.Process(pid).children(recursive=True):
+        try:
+            name, cmdline = child.name(), " ".join(child.cmdline()[:3])
+        except psutil.Error:
+            continue
+        if name in ("gcs_server", "raylet") or name.startswith("ray::") or "/ray/" in cmdline:
+            found.append(child)
+    return found
+
+
+def test_kill_9_of_the_driver_ends_the_ray_it_started(tmp_path):
+    """Issue 36, item 13: after kill -9 of a driver with --engine ray, nothing of the Ray it
+    started is left (Ray's reaper missed the raylet's agents: two lived on for minutes)."""
+    import psutil
+
+    plan = write_project(tmp_path)
+    root = Path(__file__).resolve().parent.parent
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "curate", "sweep", str(plan), "--engine", "ray", "--num-cpus", "1"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    ray_processes: list = []
+    try:
+        deadline = time.monotonic() + 300
+        # wait until the worker runs a group: every daemon and agent has started by then
+        while time.monotonic() < deadline and driver.poll() is None:
+            ray_processes = _ray_descendants(driver.pid)
+            names = {p.name() for p in ray_processes if p.is_running()}
+            working = [n for n in names if n.startswith("ray::") and "Agent" not in n]
+            if any(n != "ray::IDLE" for n in working) and any("Agent" in n for n in names):
+                break
+            time.sleep(0.5)
+        assert driver.poll() is None, "the sweep ended before it could be killed"
+        time.sleep(2.5)  # the watchdog records every second
+        ray_processes = _ray_descendants(driver.pid)
+        assert len(ray_processes) >= 4, ray_processes
+        driver.kill()
+        driver.wait(timeout=30)
+        _, alive = psutil.wait_procs(ray_processes, timeout=30)
+        assert not alive, [(p.pid, p.name()) for p in alive]
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+        for process in _leftovers(ray_processes):
+            process.kill()
+
+
+def _leftovers(processes: list) -> list:
+    import psutil
+
+    out = []
+    for process in processes:
+        try:
+            if process.is_running():
+                out.append(process)
+        except psutil.Error:
+            continue
+    return out

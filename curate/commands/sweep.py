@@ -55,11 +55,22 @@ def sweep(
     address: str | None = typer.Option(
         None,
         "--address",
-        help="Ray cluster to use with --engine ray: auto (the one `ray start --head` started) "
-        "or ray://host:port. Default: a local Ray started for the run.",
+        help="Ray cluster to use with --engine ray: auto (the one `ray start --head` started "
+        "on this machine), HOST:PORT (its GCS port, 6379 by default) or ray://HOST:PORT (its Ray "
+        "Client port, 10001 by default). A cluster with token authentication (Ray's default) "
+        "needs RAY_AUTH_MODE=token and its token (~/.ray/auth_token, RAY_AUTH_TOKEN or "
+        "RAY_AUTH_TOKEN_PATH). Default: a local Ray started for the run.",
     ),
     num_cpus: int | None = typer.Option(
         None, "--num-cpus", min=1, help="CPUs of the local Ray started for the run (default: all)."
+    ),
+    connect_timeout: float = typer.Option(
+        30.0,
+        "--connect-timeout",
+        min=0.1,
+        help="Seconds to reach the cluster at --address; past them, or on a refused "
+        "connection, a missing or wrong token or a version mismatch, the sweep stops with "
+        "the cause (exit 2).",
     ),
     fmt: ResultFormat = typer.Option(
         ResultFormat.text,
@@ -99,6 +110,7 @@ def sweep(
                 engine=engine.value,
                 address=address,
                 num_cpus=num_cpus,
+                connect_timeout=connect_timeout,
                 on_plan=display.plan,
                 on_status=display.update,
             )

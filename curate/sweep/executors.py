@@ -43,6 +43,7 @@ def make_executor(
     address: str | None = None,
     num_cpus: int | None = None,
     max_retries: int = 2,
+    connect_timeout: float | None = None,
 ) -> Executor:
     """The executor of ``engine`` (``local`` or ``ray``); Ray options apply to ``ray`` only."""
     if engine == "local":
@@ -52,5 +53,10 @@ def make_executor(
     if engine == "ray":
         from curate.sweep.ray_executor import RayExecutor
 
-        return RayExecutor(address=address, num_cpus=num_cpus, max_retries=max_retries)
+        return RayExecutor(
+            address=address,
+            num_cpus=num_cpus,
+            max_retries=max_retries,
+            connect_timeout=connect_timeout,
+        )
     raise UsageError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")

@@ -1,11 +1,25 @@
 """The Ray executor of ``curate sweep --engine ray`` (the optional ``ray`` extra).
 
-One Ray *generator* task per group (one model: loaded once, every version and method), with the
-CPUs and GPUs the plan asks for. The task streams its events back as it goes, so the driver
-stores every finished batch at once; a worker that dies is retried by Ray (``max_retries``,
-system failures only), replaying the same inputs, which gives the same batches and so the same
-numbers. A job's own failure (model not loadable, sentence too long) is an event, not an
-exception, so it is never retried and the other groups go on.
+The groups (one model each: loaded once, every version and method) run in Ray *actors*, one
+pool per resource shape (the CPUs and GPUs a model asks for). An actor runs one group after
+another, so its worker process imports torch and transformers once for several models. A pool
+starts with one actor and grows by one, up to what the cluster holds at once, whenever all of
+its actors have run their model for :data:`GROW_AFTER_S` while models wait: tiny jobs (a few
+seconds each, where Ray's start-up costs dominate) all run on one worker, long jobs spread
+over the cluster within seconds. The driver polls each actor (``ray.wait`` over the
+poll calls): a poll returns the events the group produced since the last one, so every finished
+batch reaches the driver, the one writer of the cache, as it is computed.
+
+Only ordinary actor calls and object refs cross the wire, never streaming generators, so the
+same executor works through Ray Client (``ray://``), which cannot carry an
+``ObjectRefGenerator``. Requests and events travel as pickled bytes: a Ray Client server relays
+them without having to import curate itself.
+
+An actor that dies (its worker process killed, its node lost) is replaced and its group run
+again from the start with the same inputs, up to ``max_retries`` times: the replay yields the
+same events (:func:`~curate.sweep.jobs.run_group` is deterministic), and the driver skips as
+many as it had already received, as Ray does for a retried generator task. A job's own failure
+(model not loadable, sentence too long) is an event, never retried, and the other groups go on.
 
 Workers need this code: the directory holding the ``curate`` package is put on their
 ``PYTHONPATH`` (a checkout run with ``PYTHONPATH=.``, or a pip install, editable or not); on a
@@ -15,22 +29,32 @@ cluster of several machines, install curate on every node.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
+import pickle
+import queue
+import threading
+import time
+from collections import deque
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from curate.errors import UsageError
-from curate.sweep.jobs import BatchHook, Event, Failed, Group, Snapshot, run_group
+from curate.sweep.jobs import BatchHook, Event, Failed, Group, Snapshot
 
 try:
     import ray
 except ImportError:  # pragma: no cover - depends on the extra
     ray = None
 
-
-def _group_task(group: Group, snapshot: Snapshot, hook: BatchHook | None) -> Iterator[Event]:
-    yield from run_group(group, snapshot, hook)
+#: How long one poll waits for a first event before it returns empty-handed (seconds).
+POLL_S = 2.0
+#: A pool grows by one actor (up to what the cluster holds) when every actor of it has run
+#: its model for this long and models wait: about what a new worker costs to start (a Python
+#: process importing torch), so tiny jobs stay on one worker and long ones spread at once.
+GROW_AFTER_S = 4.0
 
 
 def code_path() -> str:
@@ -43,89 +67,286 @@ def code_path() -> str:
     return os.pathsep.join(parts)
 
 
+_END = "end"
+_ERROR = "error"
+
+
+class SweepWorker:
+    """A Ray actor that runs the groups it is given, one after another, on a thread, and
+    hands their events to the driver's polls."""
+
+    def __init__(self) -> None:
+        self._outbox: queue.Queue | None = None
+
+    def _run(self, request: bytes, outbox: queue.Queue) -> None:
+        from curate.sweep.jobs import run_group
+
+        try:
+            group, snapshot, hook = pickle.loads(request)
+            for event in run_group(group, snapshot, hook):
+                outbox.put(event)
+        except BaseException as exc:  # a bug or a crash: the group fails, never retried
+            lines = str(exc).strip().splitlines()
+            outbox.put((_ERROR, f"{type(exc).__name__}: {lines[0]}" if lines else repr(exc)))
+        else:
+            outbox.put(_END)
+
+    def poll(self, wait_s: float, request: bytes | None = None) -> bytes:
+        """Start the group of ``request`` (when given); return ``pickle((events, state))``
+        with every event so far (waiting up to ``wait_s`` for the first): state is ``None``
+        while the group runs, ``"end"`` when it is done, ``("error", text)`` if it crashed."""
+        if request is not None:
+            self._outbox = queue.Queue()
+            threading.Thread(
+                target=self._run, args=(request, self._outbox), daemon=True, name="sweep-group"
+            ).start()
+        outbox = self._outbox
+        if outbox is None:
+            return pickle.dumps(([], (_ERROR, "no group was started on this actor")))
+        events: list[Any] = []
+        state: Any = None
+        with contextlib.suppress(queue.Empty):
+            item = outbox.get(timeout=wait_s)
+            while True:
+                if item == _END or isinstance(item, tuple):
+                    state = item
+                    self._outbox = None
+                    break
+                events.append(item)
+                item = outbox.get_nowait()
+        return pickle.dumps((events, state), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+@dataclass
+class _Slot:
+    """One actor of a pool and the group it runs (``index``); ``skip``: events to drop."""
+
+    actor: Any
+    shape: tuple[float, float]
+    index: int = -1
+    skip: int = 0
+    seen: int = 0
+    #: When its model started running (its first poll answered); None: not yet.
+    since: float | None = None
+    alive: bool = True
+
+
+@dataclass
+class _Plan:
+    """The queue of groups per shape, attempts and events already received per group."""
+
+    queues: dict[tuple[float, float], deque[int]] = field(default_factory=dict)
+    attempts: dict[int, int] = field(default_factory=dict)
+    received: dict[int, int] = field(default_factory=dict)
+
+
 class RayExecutor:
-    """Runs each group as a Ray task on the cluster at ``address`` (``auto``: the one started
-    with ``ray start``; ``ray://host:port``: Ray Client), or on a Ray started for the run."""
+    """Runs the groups in Ray actors on the cluster at ``address`` (``auto``: the one started
+    with ``ray start``; ``HOST:PORT``; ``ray://HOST:PORT``: Ray Client), or on a Ray started
+    for the run."""
 
     def __init__(
-        self, address: str | None = None, num_cpus: int | None = None, max_retries: int = 2
+        self,
+        address: str | None = None,
+        num_cpus: int | None = None,
+        max_retries: int = 2,
+        connect_timeout: float | None = None,
     ) -> None:
         if ray is None:
             raise UsageError("--engine ray needs Ray; install it with: pip install 'curate[ray]'")
         self.address = address
         self.num_cpus = num_cpus
         self.max_retries = max_retries
+        from curate.sweep.ray_connect import DEFAULT_TIMEOUT_S
+
+        self.connect_timeout = connect_timeout or DEFAULT_TIMEOUT_S
+        self._watchdog: Any = None
+        #: Whether the workers inherit this process's environment (a Ray started here).
+        self._own_env = False
 
     def _connect(self) -> bool:
-        """Connect (or start a local Ray); True when this run owns the Ray it started."""
+        """Connect (or start a local Ray); True when this run must shut Ray down after."""
+        from curate.sweep.ray_connect import explain, probe
+
         if ray.is_initialized():
             return False
+        if self.address not in (None, "auto", "local"):
+            probe(self.address, self.connect_timeout)
+        options: dict[str, Any] = {
+            "log_to_driver": False,
+            "logging_level": "warning",
+            "configure_logging": False,
+        }
+        if self.address is None:
+            # "local": a new instance, never one that another user started on this machine
+            options.update(address="local", num_cpus=self.num_cpus, include_dashboard=False)
+            from curate.sweep.ray_watchdog import Watchdog
+
+            self._watchdog = Watchdog()  # the Ray started here dies with this process
+        else:
+            options["address"] = self.address
+        if str(self.address).startswith("ray://"):
+            # the Ray Client server runs the driver's side on the head: it needs the code too
+            options["runtime_env"] = {"env_vars": {"PYTHONPATH": code_path()}}
+            options.pop("configure_logging")
+        saved = os.environ.get("PYTHONPATH")
+        if self.address is None:
+            # The Ray started here inherits this environment, and so do its workers: they
+            # find curate without a runtime env, so they are Ray's prestarted workers (a
+            # runtime env would start new ones, and the runtime-env agent would work for it).
+            os.environ["PYTHONPATH"] = code_path()
         try:
-            ray.init(
-                # "local": a new instance, never one that another user started on this machine
-                address=self.address or "local",
-                num_cpus=self.num_cpus if self.address is None else None,
-                include_dashboard=False,
-                log_to_driver=False,
-                logging_level="warning",
-                configure_logging=False,
-            )
-        except (ConnectionError, ValueError, RuntimeError) as exc:
-            raise UsageError(
-                f"cannot connect to Ray at {self.address or 'a new local instance'}: {exc}"
-            ) from None
+            ray.init(**options)
+        except Exception as exc:
+            self._release()
+            raise explain(exc, self.address, self.connect_timeout) from None
+        finally:
+            if saved is None:
+                os.environ.pop("PYTHONPATH", None)
+            else:
+                os.environ["PYTHONPATH"] = saved
+        self._own_env = self.address is None
         return True
 
     def events(
         self, groups: Sequence[Group], snapshots: Sequence[Snapshot], hook: BatchHook | None
     ) -> Iterator[tuple[int, Event]]:
         owned = self._connect()
-        task = ray.remote(_group_task)
-        pending: dict[Any, int] = {}
         try:
-            nodes = [n.get("Resources", {}) for n in ray.nodes() if n.get("Alive")]
-            for index, group in enumerate(groups):
-                if not _fits(group, nodes):
-                    yield index, Failed(None, _unschedulable(group))
-                    continue
-                options: dict[str, Any] = {
-                    "num_cpus": group.num_cpus,
-                    "max_retries": self.max_retries,
-                    "retry_exceptions": False,
-                    "runtime_env": {"env_vars": {"PYTHONPATH": code_path()}},
-                }
-                if group.num_gpus:
-                    options["num_gpus"] = group.num_gpus
-                generator = task.options(**options).remote(group, snapshots[index], hook)
-                pending[generator] = index
-            while pending:
-                ready, _ = ray.wait(list(pending), num_returns=1)
-                generator = ready[0]
-                index = pending[generator]
-                try:
-                    ref = next(generator)
-                except StopIteration:
-                    del pending[generator]
-                    continue
-                try:
-                    event = ray.get(ref)
-                except ray.exceptions.RayError as exc:
-                    del pending[generator]
-                    yield index, Failed(None, _reason(exc))
-                    continue
-                yield index, event
+            yield from self._events(groups, snapshots, hook)
         finally:
-            for generator in pending:
-                # already finished or gone: nothing to cancel
-                with contextlib.suppress(Exception):
-                    ray.cancel(generator, force=True)
             if owned:
-                ray.shutdown()
+                with contextlib.suppress(Exception):
+                    ray.shutdown()
+                self._release()
+
+    def _release(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.done()
+            self._watchdog = None
+
+    def _events(
+        self, groups: Sequence[Group], snapshots: Sequence[Snapshot], hook: BatchHook | None
+    ) -> Iterator[tuple[int, Event]]:
+        nodes = [n.get("Resources", {}) for n in ray.nodes() if n.get("Alive")]
+        plan = _Plan()
+        for index, group in enumerate(groups):
+            if not _fits(group, nodes):
+                yield index, Failed(None, _unschedulable(group))
+                continue
+            plan.queues.setdefault(_shape(group), deque()).append(index)
+        actor_class = ray.remote(SweepWorker)
+        polls: dict[Any, _Slot] = {}
+
+        def request(index: int) -> bytes:
+            from ray import cloudpickle
+
+            return cloudpickle.dumps((groups[index], snapshots[index], hook))
+
+        def assign(slot: _Slot) -> None:
+            """Give the slot's actor the next group of its shape, or end the actor."""
+            waiting = plan.queues[slot.shape]
+            if not waiting:
+                slot.alive = False
+                with contextlib.suppress(Exception):
+                    ray.kill(slot.actor)
+                return
+            slot.index = waiting.popleft()
+            slot.skip, slot.seen, slot.since = plan.received.get(slot.index, 0), 0, None
+            polls[slot.actor.poll.remote(POLL_S, request(slot.index))] = slot
+
+        def new_actor(shape: tuple[float, float]) -> _Slot:
+            cpus, gpus = shape
+            options: dict[str, Any] = {"num_cpus": cpus, "max_restarts": 0}
+            if not self._own_env:
+                options["runtime_env"] = {"env_vars": {"PYTHONPATH": code_path()}}
+            if gpus:
+                options["num_gpus"] = gpus
+            return _Slot(actor_class.options(**options).remote(), shape)
+
+        slots: list[_Slot] = []
+
+        def grow() -> None:
+            """One more actor for each pool whose actors all run long models while others
+            wait (one actor per pool at first: tiny jobs never pay a second worker)."""
+            now = time.monotonic()
+            for shape, waiting in plan.queues.items():
+                pool = [s for s in slots if s.alive and s.shape == shape]
+                if not waiting or len(pool) >= _capacity(shape, nodes):
+                    continue
+                if all(s.since is not None and now - s.since >= GROW_AFTER_S for s in pool):
+                    slots.append(new_actor(shape))
+                    assign(slots[-1])
+
+        try:
+            for shape in plan.queues:
+                slots.append(new_actor(shape))
+                assign(slots[-1])
+            while polls:
+                ready, _ = ray.wait(list(polls), num_returns=1, timeout=1.0)
+                grow()
+                if not ready:
+                    continue
+                slot = polls.pop(ready[0])
+                index = slot.index
+                try:
+                    events, state = pickle.loads(ray.get(ready[0]))
+                except ray.exceptions.RayActorError as exc:
+                    # the worker process or its node died: replay the group on a new actor
+                    attempts = plan.attempts[index] = plan.attempts.get(index, 0) + 1
+                    if attempts > self.max_retries:
+                        yield index, Failed(None, _reason(exc))
+                    else:
+                        plan.queues[slot.shape].appendleft(index)
+                    slot.alive = False
+                    slots.append(new_actor(slot.shape))
+                    assign(slots[-1])
+                    continue
+                except ray.exceptions.RayError as exc:
+                    yield index, Failed(None, _reason(exc))
+                    assign(slot)
+                    continue
+                if slot.since is None:
+                    slot.since = time.monotonic()
+                for event in events:
+                    slot.seen += 1
+                    if slot.seen > slot.skip:
+                        plan.received[index] = plan.received.get(index, 0) + 1
+                        yield index, event
+                if state is None:
+                    polls[slot.actor.poll.remote(POLL_S)] = slot
+                    continue
+                if state != _END:
+                    yield index, Failed(None, f"the Ray task failed: {state[1]}")
+                assign(slot)
+        finally:
+            for slot in slots:
+                # already ended or gone: nothing to kill
+                with contextlib.suppress(Exception):
+                    ray.kill(slot.actor)
+
+
+def _shape(group: Group) -> tuple[float, float]:
+    return (float(group.num_cpus), float(group.num_gpus))
+
+
+def _capacity(shape: tuple[float, float], nodes: list[dict[str, float]]) -> int:
+    """How many actors of ``shape`` the cluster holds at once (at least 1: it fits a node)."""
+    cpus, gpus = shape
+    total = 0
+    for node in nodes:
+        fits = [
+            math.floor(node.get(name, 0.0) / need + 1e-9)
+            for name, need in (("CPU", cpus), ("GPU", gpus))
+            if need > 0
+        ]
+        total += min(fits) if fits else 1_000_000
+    return max(1, total)
 
 
 def _fits(group: Group, nodes: list[dict[str, float]]) -> bool:
-    """Whether one node of the cluster has the CPUs and GPUs the group's task asks for (a task
-    that fits no node would wait for ever)."""
+    """Whether one node of the cluster has the CPUs and GPUs the group's actor asks for (an
+    actor that fits no node would wait for ever)."""
     return any(
         node.get("CPU", 0.0) >= group.num_cpus and node.get("GPU", 0.0) >= group.num_gpus
         for node in nodes

@@ -186,6 +186,7 @@ def run_sweep(
     engine: str = "local",
     address: str | None = None,
     num_cpus: int | None = None,
+    connect_timeout: float | None = None,
     on_status: StatusCallback | None = None,
     on_plan: Callable[[list[JobStatus]], None] | None = None,
     hook: BatchHook | None = None,
@@ -193,7 +194,8 @@ def run_sweep(
     """Run every job of ``plan`` whose numbers are not cached, write its files and sweep.json.
 
     ``on_plan(statuses)`` is called once with every job before any runs; ``on_status(status)``
-    whenever one changes. ``hook`` runs in the worker after each batch (tests use it to kill a
+    whenever one changes. ``connect_timeout``: seconds to reach a Ray cluster at ``address``
+    before the run is refused with the cause (:mod:`curate.sweep.ray_connect`). ``hook`` runs in the worker after each batch (tests use it to kill a
     Ray worker). Ctrl-C (KeyboardInterrupt) propagates after the last stored batch.
     """
     from curate.score.cache import open_cache
@@ -202,7 +204,11 @@ def run_sweep(
     from curate.sweep.executors import make_executor
 
     executor = make_executor(
-        engine, address=address, num_cpus=num_cpus, max_retries=plan.max_retries
+        engine,
+        address=address,
+        num_cpus=num_cpus,
+        max_retries=plan.max_retries,
+        connect_timeout=connect_timeout,
     )
     versions = _read_versions(plan)
     data = {v.label: info for v, info, _ in versions}

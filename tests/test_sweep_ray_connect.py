@@ -1,0 +1,97 @@
+"""``curate.sweep.ray_connect`` without a cluster: addresses, where the token comes from, a
+refused port and a silent one, within the timeout. (The token and version cases against a real
+cluster are in ``test_sweep_ray_cluster.py``.)"""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import pytest
+
+from curate.errors import UsageError
+from curate.sweep.ray_connect import explain, find_token, parse_address, probe
+
+pytest.importorskip("ray")
+
+
+@pytest.mark.parametrize(
+    ("text", "host", "port", "client"),
+    [
+        ("10.0.0.5:6390", "10.0.0.5", 6390, False),
+        ("head", "head", 6379, False),
+        ("ray://head", "head", 10001, True),
+        ("ray://127.0.0.1:10002/", "127.0.0.1", 10002, True),
+    ],
+)
+def test_addresses_are_parsed_with_ray_default_ports(text, host, port, client):
+    address = parse_address(text)
+    assert (address.host, address.port, address.client) == (host, port, client)
+
+
+@pytest.mark.parametrize("text", ["ray://", "a:b:c", "host:70000", ":"])
+def test_a_malformed_address_is_one_sentence(text):
+    with pytest.raises(UsageError, match="--address"):
+        parse_address(text)
+
+
+def test_the_token_is_found_in_ray_order_and_named_by_its_source(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("RAY_AUTH_TOKEN", raising=False)
+    monkeypatch.delenv("RAY_AUTH_TOKEN_PATH", raising=False)
+    assert find_token() is None
+    (tmp_path / ".ray").mkdir()
+    (tmp_path / ".ray" / "auth_token").write_text("home-token\n", encoding="utf-8")
+    assert find_token().value == "home-token"
+    named = tmp_path / "other"
+    named.write_text("path-token", encoding="utf-8")
+    monkeypatch.setenv("RAY_AUTH_TOKEN_PATH", str(named))
+    token = find_token()
+    assert token.value == "path-token" and "RAY_AUTH_TOKEN_PATH" in token.source
+    monkeypatch.setenv("RAY_AUTH_TOKEN", "env-token")
+    token = find_token()
+    assert token.value == "env-token" and token.source == "RAY_AUTH_TOKEN"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.mark.parametrize("scheme", ["", "ray://"])
+def test_a_refused_port_is_named_at_once(scheme):
+    start = time.monotonic()
+    with pytest.raises(UsageError, match="connection refused"):
+        probe(f"{scheme}127.0.0.1:{_free_port()}", 10.0)
+    assert time.monotonic() - start < 10.0
+
+
+@pytest.mark.parametrize("scheme", ["", "ray://"])
+def test_a_port_that_never_answers_times_out_within_the_timeout(scheme):
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(8)  # the kernel accepts; nobody ever speaks
+        probe_at = f"{scheme}127.0.0.1:{server.getsockname()[1]}"
+        from ray.core.generated import gcs_service_pb2_grpc  # noqa: F401 - loaded before timing
+
+        start = time.monotonic()
+        with pytest.raises(UsageError, match="within 2 s"):
+            probe(probe_at, 2.0)
+        assert time.monotonic() - start < 2.0 + 1.5
+
+
+def test_ray_s_version_mismatch_becomes_one_sentence_with_both_versions():
+    text = (
+        "Version mismatch: The cluster was started with:\n    Ray: 2.60.0\n    Python: 3.11.7\n"
+        "This process on Ray Client was started with:\n    Ray: 2.59.0\n    Python: 3.11.7\n"
+    )
+    error = explain(RuntimeError(text), "ray://head:10001", 30)
+    assert "\n" not in str(error)
+    assert "cluster runs Ray 2.60.0 on Python 3.11.7" in str(error)
+    assert "this driver Ray 2.59.0 on Python 3.11.7" in str(error)
+
+
+def test_a_local_ray_that_does_not_start_is_not_called_a_connect_timeout():
+    error = explain(Exception("The current node timed out during startup."), None, 30)
+    assert "could not start a local Ray" in str(error) and "--connect-timeout" not in str(error)
