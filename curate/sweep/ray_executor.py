@@ -38,11 +38,11 @@ import time
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from curate.errors import UsageError
 from curate.sweep.jobs import BatchHook, Event, Failed, Group, Snapshot
+from curate.sweep.ray_watchdog import code_path
 
 try:
     import ray
@@ -55,16 +55,6 @@ POLL_S = 2.0
 #: its model for this long and models wait: about what a new worker costs to start (a Python
 #: process importing torch), so tiny jobs stay on one worker and long ones spread at once.
 GROW_AFTER_S = 4.0
-
-
-def code_path() -> str:
-    """``PYTHONPATH`` for the workers: the folder holding the ``curate`` package first."""
-    import curate
-
-    root = str(Path(curate.__file__).resolve().parent.parent)
-    existing = os.environ.get("PYTHONPATH", "")
-    parts = [root, *(p for p in existing.split(os.pathsep) if p and p != root)]
-    return os.pathsep.join(parts)
 
 
 _END = "end"

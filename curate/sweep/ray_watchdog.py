@@ -23,6 +23,7 @@ import os
 import subprocess
 import sys
 import threading
+from pathlib import Path
 from typing import IO
 
 import psutil
@@ -87,12 +88,20 @@ def watch(driver_pid: int, pipe: IO[bytes]) -> None:
     _reap(seen)
 
 
+def code_path() -> str:
+    """``PYTHONPATH`` for the workers: the folder holding the ``curate`` package first."""
+    import curate
+
+    root = str(Path(curate.__file__).resolve().parent.parent)
+    existing = os.environ.get("PYTHONPATH", "")
+    parts = [root, *(p for p in existing.split(os.pathsep) if p and p != root)]
+    return os.pathsep.join(parts)
+
+
 class Watchdog:
     """The driver's side: start the watchdog, and tell it ``done`` after ``ray.shutdown()``."""
 
     def __init__(self) -> None:
-        from curate.sweep.ray_executor import code_path
-
         self._process = subprocess.Popen(
             [sys.executable, "-m", "curate.sweep.ray_watchdog", str(os.getpid())],
             stdin=subprocess.PIPE,
