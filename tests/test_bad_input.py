@@ -1828,7 +1828,7 @@ SURFACES = [
     C(
         "import-not-utf8",
         ("score", "pairs.csv", "--import", "published.csv", "-m", "bert"),
-        ("published.csv", "cannot read"),
+        ("published.csv", "not UTF-8", "--encoding"),
         text("published.csv", b",sent_more\xff\n"),
     ),
     C("sweep-plan-missing", ("sweep", "plan.toml"), ("plan.toml", "no such plan file")),

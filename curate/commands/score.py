@@ -22,6 +22,7 @@ from rich.table import Table
 from curate.benchmarks import benchmark_of
 from curate.commands.common import (
     DEFAULT_SCORE_CACHE,
+    ENCODING,
     INPUT_FORMAT,
     LABEL_HELP,
     ResultFormat,
@@ -34,6 +35,7 @@ from curate.commands.common import (
     out,
     print_csv,
     print_json,
+    reading,
     score_cache_path,
     split_label,
 )
@@ -204,6 +206,7 @@ def score(
         help="With --import: leave out the unusable rows of the published file (empty, "
         "non-numeric scores) instead of refusing it; they are listed in summary.json.",
     ),
+    encoding: str | None = ENCODING,
 ) -> None:
     """Score pairs with bias metrics of masked and causal language models.
 
@@ -234,10 +237,11 @@ def score(
     if import_file is not None:
         from curate.commands.score_import import run_import
 
-        summary = run_import(
-            path, import_file, models, import_source or "metric.py", prefer or "auto", out_dir,
-            input_format, threshold, skip_bad_rows,
-        )
+        with reading(encoding, None):  # --encoding: the data file's and the published file's
+            summary = run_import(
+                path, import_file, models, import_source or "metric.py", prefer or "auto",
+                out_dir, input_format, threshold, skip_bad_rows,
+            )
         if fmt is ResultFormat.json:
             print_json({"models": [summary]})
         elif fmt is ResultFormat.csv:
@@ -275,7 +279,8 @@ def score(
             f"two models would share an output directory ({', '.join(shared)}); label them "
             "with -m PATH=LABEL"
         )
-    dataset = read_dataset(path, input_format)
+    with reading(encoding, None):
+        dataset = read_dataset(path, input_format)
     out_dir = out_dir or cfg.output_dir / "score" / (data_name or path.stem)
     check_output_dir(out_dir)  # a folder that cannot be written fails now, not after scoring
     check_column_folders(out_dir, slugs)  # and so does a score file that is a link or an input
