@@ -123,27 +123,47 @@ LANGUAGE = typer.Option(
 )
 
 
+#: ``--skip-bad-rows``: read a damaged dataset file without the rows that cannot be read.
+SKIP_BAD_ROWS = typer.Option(
+    False,
+    "--skip-bad-rows",
+    help="Go on without the rows of the dataset file that cannot be read (empty rows, bad "
+    "labels, ...): they are listed on stderr and recorded in the outputs. Default: every bad "
+    "row is described in one error and nothing is computed.",
+)
+
+
 def load_dataset(
     path: Path,
     input_format: str | None = None,
     encoding: str | None = None,
     language: str | None = None,
+    skip_bad_rows: bool = False,
 ) -> Dataset:
     """Read a dataset file, printing the reader's warnings (label normalisations, a legacy
-    encoding) on stderr; ``encoding`` and ``language`` as ``--encoding`` and ``--language``."""
-    with reading(encoding, language):
+    encoding, rows left out) on stderr; ``encoding``, ``language`` and ``skip_bad_rows`` as
+    ``--encoding``, ``--language`` and ``--skip-bad-rows``."""
+    with reading(encoding, language, skip_bad_rows):
         return print_warnings(read_dataset(path, input_format))
 
 
 @contextlib.contextmanager
-def reading(encoding: str | None, language: str | None) -> Iterator[None]:
+def reading(
+    encoding: str | None, language: str | None, skip_bad_rows: bool = False
+) -> Iterator[None]:
     """Within the block, datasets are read with ``--encoding`` and ``--language`` (when
-    given) instead of detecting them."""
+    given) instead of detecting them, and without their bad rows under ``--skip-bad-rows``."""
     from curate.formats.encoding import forced_encoding
     from curate.formats.language import declared
+    from curate.formats.rows import skipping_bad_rows
 
-    with forced_encoding(encoding), declared(language):
+    with forced_encoding(encoding), declared(language), skipping_bad_rows(skip_bad_rows):
         yield
+
+
+def skipped_rows(dataset: Dataset) -> list[dict[str, object]]:
+    """The rows ``--skip-bad-rows`` left out of ``dataset``, as the outputs record them."""
+    return [row.as_dict() for row in dataset.skipped_rows]
 
 
 def print_warnings(dataset: Dataset) -> Dataset:

@@ -15,6 +15,7 @@ from curate.commands.common import (
     ENCODING,
     INPUT_FORMAT,
     LANGUAGE,
+    SKIP_BAD_ROWS,
     ReportFormat,
     config,
     data_path,
@@ -25,6 +26,7 @@ from curate.commands.common import (
     out,
     print_json,
     shown_path,
+    skipped_rows,
 )
 from curate.errors import InputError, UsageError, user_text
 from curate.stats import compute_stats
@@ -149,6 +151,7 @@ def stats(
     input_format: str | None = INPUT_FORMAT,
     encoding: str | None = ENCODING,
     language: str | None = LANGUAGE,
+    skip_bad_rows: bool = SKIP_BAD_ROWS,
 ) -> None:
     """Pairs per bias type and direction, sentence lengths, and validator agreement.
 
@@ -158,13 +161,14 @@ def stats(
     input_format = dataset_format(input_format)
     cfg = config()
     path = data_path(path, cfg)
-    dataset = load_dataset(path, input_format, encoding, language)
+    dataset = load_dataset(path, input_format, encoding, language, skip_bad_rows)
     if not dataset.pairs and not dataset.intersentence:
         raise InputError(f"{shown_path(path, cfg.root)}: no pairs (the file holds only a header)")
     benchmark = benchmark_of(dataset, by_columns=True)
     result = compute_stats(dataset.pairs, dataset.intersentence, benchmark)
     result["language"] = dataset.language
     result["encoding"] = dataset.shape.encoding
+    result["skipped_rows"] = skipped_rows(dataset)  # --skip-bad-rows: what the counts leave out
     # an absent column is unknown, not empty: say which one it is
     result["validator_agreement"]["annotations_column"] = "annotations" in dataset.fields
     if fmt is ReportFormat.json:
@@ -183,6 +187,11 @@ def _render_stats(result: dict, source: str, benchmark: Benchmark) -> None:
     out.print(
         f"[bold]{user_text(source)}[/]: {total} pairs ({dirs['stereo']} stereo, {dirs['antistereo']} antistereo){said}"
     )
+    if skipped := result.get("skipped_rows"):
+        out.print(
+            f"[yellow]{len(skipped)} row(s) of the file left out by --skip-bad-rows[/] "
+            "(listed on stderr): these counts do not cover them"
+        )
     table = Table(title="Pairs per bias type", title_justify="left")
     for column in ("bias type", "n", "%", "stereo", "antistereo"):
         table.add_column(column, justify="left" if column == "bias type" else "right")

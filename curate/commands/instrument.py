@@ -8,6 +8,7 @@ tables and write ``report.json``, ``report.md`` and a self-contained ``report.ht
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import typer
@@ -15,6 +16,7 @@ from rich.markup import escape
 
 from curate.commands.common import (
     INPUT_FORMAT,
+    SKIP_BAD_ROWS,
     ReportFormat,
     config,
     data_path,
@@ -59,9 +61,11 @@ def register(app: typer.Typer) -> None:
 def _finish(
     report, kind: str, out_dir: Path | None, fmt: ReportFormat, findings=None, findings_path=None,
     *, columns=(), data: tuple[Path, ...] = (), roots: tuple[Path, ...] = (), idle: tuple[str, ...] = (),
+    skipped: dict[str, list[dict[str, object]]] | None = None,
 ) -> None:
     """Write and print the report; then exit 1 when an input the user named contributed
-    nothing (a --scores folder without a score set of these files, or ``idle`` ones)."""
+    nothing (a --scores folder without a score set of these files, or ``idle`` ones).
+    ``skipped``: the rows --skip-bad-rows left out of each data file, recorded in the report."""
     from curate.findings import write_findings
     from curate.instrument.report import print_report, render_json, write_report
     from curate.instrument.scores import file_sha256, unused_inputs, unused_lines
@@ -78,6 +82,13 @@ def _finish(
             unused.append({"input": root.name, "reason": "no score set of these data files below it",
                            "contributes_nothing": True})
     report.data["unused"] = report.data.get("unused", []) + unused
+    if skipped:
+        report.data["skipped_rows"] = skipped
+        report.intro += [
+            f"NOTE {name}: {len(rows)} row(s) left out by --skip-bad-rows (listed in report.json); "
+            "no statistic covers them"
+            for name, rows in skipped.items()
+        ]
     report.intro += unused_lines([u for u in unused if "pair_ids" in u])
     report.intro += [f"NOTE --scores {u['input']}: {u['reason']}" for u in unused if "pair_ids" not in u]
     target = out_dir or config().output_dir / "instrument" / kind
@@ -98,13 +109,26 @@ def _finish(
         raise typer.Exit(1)
 
 
-def _read(path: Path, input_format: str | None):
-    from curate.datasets import read_dataset
-    from curate.formats import log_warnings
+@dataclass
+class _Reader:
+    """Reads the commands' data files with --input-format and --skip-bad-rows, keeping the rows
+    left out per file for the report (``skipped``, by file name)."""
 
-    dataset = read_dataset(path, input_format)
-    log_warnings(dataset.warnings)
-    return dataset
+    input_format: str | None
+    skip_bad_rows: bool = False
+    skipped: dict[str, list[dict[str, object]]] = field(default_factory=dict)
+
+    def __call__(self, path: Path):
+        from curate.datasets import read_dataset
+        from curate.formats import log_warnings
+        from curate.formats.rows import skipping_bad_rows
+
+        with skipping_bad_rows(self.skip_bad_rows):
+            dataset = read_dataset(path, self.input_format)
+        log_warnings(dataset.warnings)
+        if dataset.skipped_rows:
+            self.skipped[path.name] = [row.as_dict() for row in dataset.skipped_rows]
+        return dataset
 
 
 def _columns(scores: list[Path]):
@@ -137,6 +161,7 @@ def reliability(
     fmt: ReportFormat = FORMAT,
     findings: Path | None = FINDINGS,
     input_format: str | None = INPUT_FORMAT,
+    skip_bad_rows: bool = SKIP_BAD_ROWS,
 ) -> None:
     """Parallel-form reliability: per bias type and model, the metric on the original pairs and
     on their paraphrases, the paired difference, agreement, Cohen's kappa, McNemar and the
@@ -148,7 +173,7 @@ def reliability(
 
     if not (0.0 <= min_similarity <= 100.0):
         raise UsageError(f"--min-similarity must be between 0 and 100, not {min_similarity!r}")
-    input_format = dataset_format(input_format)
+    read = _Reader(dataset_format(input_format), skip_bad_rows)
     cfg = config()
     original = data_path(original, cfg)
     alternates = [data_path(p, cfg) for p in alternates]
@@ -156,8 +181,8 @@ def reliability(
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise UsageError(f"two alternate files are named {', '.join(twice)}: give each form once")
-    original_data = _read(original, input_format)
-    forms = [(p, _read(p, input_format)) for p in alternates]
+    original_data = read(original)
+    forms = [(p, read(p)) for p in alternates]
     options = LinkOptions(
         given=read_links(links, forms, original_data) if links is not None else {},
         min_similarity=min_similarity,
@@ -171,7 +196,7 @@ def reliability(
         )
     idle = [u["input"] for u in report.data["unused"] if u.get("contributes_nothing")]
     _finish(report, "reliability", out_dir, fmt, found, findings, columns=columns,
-            data=(original, *alternates), roots=tuple(scores),
+            data=(original, *alternates), roots=tuple(scores), skipped=read.skipped,
             idle=tuple(f"{name} (no model scored on both it and the original)" for name in idle))
 
 
@@ -191,6 +216,7 @@ def consistency(
     fmt: ReportFormat = FORMAT,
     findings: Path | None = FINDINGS,
     input_format: str | None = INPUT_FORMAT,
+    skip_bad_rows: bool = SKIP_BAD_ROWS,
 ) -> None:
     """Internal consistency with 3+ models (pairs as items, models as subjects, verdicts 0/1):
     KR-20/alpha overall and per bias type, split-half with Spearman-Brown over random splits,
@@ -203,15 +229,15 @@ def consistency(
         raise UsageError(
             f"--item-rest-threshold must be a correlation between -1 and 1, not {threshold!r}"
         )
-    input_format = dataset_format(input_format)
+    read = _Reader(dataset_format(input_format), skip_bad_rows)
     cfg = config()
     path = data_path(path, cfg)
     before = data_path(before, cfg) if before is not None else None
-    versions = ([(before, _read(before, input_format))] if before else []) + [(path, _read(path, input_format))]
+    versions = ([(before, read(before))] if before else []) + [(path, read(path))]
     columns = _columns(scores)
     report, found = consistency_report(versions, columns, threshold=threshold, splits=splits)
     _finish(report, "consistency", out_dir, fmt, found, findings, columns=columns,
-            data=tuple(p for p, _ in versions), roots=tuple(scores))
+            data=tuple(p for p, _ in versions), roots=tuple(scores), skipped=read.skipped)
 
 
 @instrument_app.command("validity")
@@ -248,18 +274,20 @@ def sensitivity(
     out_dir: Path | None = OUT,
     fmt: ReportFormat = FORMAT,
     input_format: str | None = INPUT_FORMAT,
+    skip_bad_rows: bool = SKIP_BAD_ROWS,
 ) -> None:
     """Sensitivity to a known order (e.g. fine-tuning checkpoints): Spearman's rho between the
     order and the metric, a one-sided permutation p-value and a line plot, per file, method and
     bias type."""
     from curate.instrument.sensitivity import sensitivity as run
 
-    input_format = dataset_format(input_format)
+    read = _Reader(dataset_format(input_format), skip_bad_rows)
     names = [n.strip() for n in order.split(",") if n.strip()] if order else None
     files = [data_path(p, config()) for p in files]
     columns = _columns(scores)
-    report = run([(p, _read(p, input_format)) for p in files], columns, names)
-    _finish(report, "sensitivity", out_dir, fmt, columns=columns, data=tuple(files), roots=tuple(scores))
+    report = run([(p, read(p)) for p in files], columns, names)
+    _finish(report, "sensitivity", out_dir, fmt, columns=columns, data=tuple(files),
+            roots=tuple(scores), skipped=read.skipped)
 
 
 @instrument_app.command("compare")
@@ -275,22 +303,24 @@ def compare(
     out_dir: Path | None = OUT,
     fmt: ReportFormat = FORMAT,
     input_format: str | None = INPUT_FORMAT,
+    skip_bad_rows: bool = SKIP_BAD_ROWS,
 ) -> None:
     """Did the revision make a better instrument? Both versions side by side: each model's
     metric and whether the versions rank the models alike, internal consistency (3+ models) and,
     with --alternate, parallel-form agreement of both."""
     from curate.instrument.compare import compare_versions
 
-    input_format = dataset_format(input_format)
+    read = _Reader(dataset_format(input_format), skip_bad_rows)
     cfg = config()
     before, after = data_path(before, cfg), data_path(after, cfg)
     alternates = [data_path(p, cfg) for p in alternates or []]
     columns = _columns(scores)
     report = compare_versions(
-        (before, _read(before, input_format)),
-        (after, _read(after, input_format)),
+        (before, read(before)),
+        (after, read(after)),
         columns,
-        [(p, _read(p, input_format)) for p in alternates],
+        [(p, read(p)) for p in alternates],
         splits=splits,
     )
-    _finish(report, "compare", out_dir, fmt, columns=columns, data=(before, after, *alternates))
+    _finish(report, "compare", out_dir, fmt, columns=columns, data=(before, after, *alternates),
+            skipped=read.skipped)

@@ -13,6 +13,7 @@ from curate.commands.common import (
     INPUT_FORMAT,
     LANGUAGE,
     OUTPUT_FORMAT,
+    SKIP_BAD_ROWS,
     TableFormat,
     config,
     data_path,
@@ -101,6 +102,7 @@ def lint(
     output_format: str | None = OUTPUT_FORMAT,
     encoding: str | None = ENCODING,
     language: str | None = LANGUAGE,
+    skip_bad_rows: bool = SKIP_BAD_ROWS,
 ) -> None:
     """Find invalid minimal pairs. Exit 1 when findings remain, 0 when none, 2 on bad input.
 
@@ -129,7 +131,7 @@ def lint(
     path = data_path(path, cfg)
     with persistent_splits(cfg.root / CACHE_DIR if cache else None):
         _lint_and_report(
-            dataset=load_dataset(path, input_format, encoding, language),
+            dataset=load_dataset(path, input_format, encoding, language, skip_bad_rows),
             path=path,
             settings=settings,
             fix=fix,
@@ -163,6 +165,17 @@ def _lint_and_report(
     precision = benchmark.lint.precision_of(target.language)
     if precision:
         notes.append(precision)
+    if dataset.skipped_rows:
+        if fix:
+            raise UsageError(
+                f"--fix would write {user_text(output or path)} without the "
+                f"{len(dataset.skipped_rows)} row(s) --skip-bad-rows left out; repair those rows "
+                "first, or lint without --fix"
+            )
+        notes.append(
+            f"{len(dataset.skipped_rows)} row(s) of the file were left out by --skip-bad-rows "
+            "and not linted"
+        )
     pairs = list(dataset.pairs)
     if fix:
         if output is None:

@@ -203,8 +203,9 @@ def score(
     skip_bad_rows: bool = typer.Option(
         False,
         "--skip-bad-rows",
-        help="With --import: leave out the unusable rows of the published file (empty, "
-        "non-numeric scores) instead of refusing it; they are listed in summary.json.",
+        help="Leave out the rows of the data file that cannot be read (empty rows, bad labels) "
+        "and, with --import, the unusable rows of the published file (empty, non-numeric "
+        "scores) instead of refusing them; they are listed on stderr and in summary.json.",
     ),
     encoding: str | None = ENCODING,
 ) -> None:
@@ -237,7 +238,8 @@ def score(
     if import_file is not None:
         from curate.commands.score_import import run_import
 
-        with reading(encoding, None):  # --encoding: the data file's and the published file's
+        # --encoding: the data file's and the published file's
+        with reading(encoding, None, skip_bad_rows):
             summary = run_import(
                 path, import_file, models, import_source or "metric.py", prefer or "auto",
                 out_dir, input_format, threshold, skip_bad_rows,
@@ -279,7 +281,7 @@ def score(
             f"two models would share an output directory ({', '.join(shared)}); label them "
             "with -m PATH=LABEL"
         )
-    with reading(encoding, None):
+    with reading(encoding, None, skip_bad_rows):
         dataset = read_dataset(path, input_format)
     out_dir = out_dir or cfg.output_dir / "score" / (data_name or path.stem)
     check_output_dir(out_dir)  # a folder that cannot be written fails now, not after scoring
@@ -307,7 +309,7 @@ def score(
             pairs,
             dict(zip(slugs, settings.models, strict=True)),
             settings,
-            data=data_info(path),
+            data=data_info(path, dataset.skipped_rows),
             out_dir=out_dir,
             cache=cache_path,
             hooks=hooks,

@@ -82,7 +82,7 @@ def run_import(
         label=label,
         source=source,
         path=import_file,
-        data=data_info(path),
+        data=data_info(path, dataset.skipped_rows),
         threshold=DEFAULT_THRESHOLD if threshold is None else threshold,
         groups=benchmark_of(dataset).scoring.groups,
     )

@@ -45,6 +45,21 @@ class Shape:
 
 
 @dataclass(frozen=True)
+class BadRow:
+    """A row a reader could not turn into a pair: where, what kind of damage, and the problem
+    in words (``kind``: ``empty row``, ``bad label``, ``bad cell``, ``bad pair id``,
+    ``duplicate pair id``, ``wrong number of cells``)."""
+
+    line: int
+    kind: str
+    problem: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """The row as a JSON object for the outputs that record it."""
+        return {"line": self.line, "kind": self.kind, "problem": self.problem}
+
+
+@dataclass(frozen=True)
 class Dataset:
     """The pairs of one file, the shape they came in, and the reader's warnings.
 
@@ -70,6 +85,9 @@ class Dataset:
     #: The language of its text (``en``, ``fr``, ``nl``: :mod:`curate.formats.language`),
     #: declared or detected; ``None``: not known (English is assumed, with a note).
     language: str | None = None
+    #: Rows left out by ``--skip-bad-rows`` (:func:`curate.formats.rows.skipping_bad_rows`),
+    #: recorded so every output can say what its numbers do not cover.
+    skipped_rows: tuple[BadRow, ...] = ()
 
     @property
     def fields(self) -> frozenset[str]:

@@ -19,10 +19,16 @@ from typing import Any
 
 from curate.columns import Schema
 from curate.errors import InputError
-from curate.formats.dataset import Dataset, Shape
+from curate.formats.dataset import BadRow, Dataset, Shape
 from curate.formats.labels import LabelNormaliser
 from curate.formats.numpy_repr import is_numpy_repr, parse_annotations, parse_strings
-from curate.formats.rows import output_columns, pairs_from_rows, parse_header, row_of
+from curate.formats.rows import (
+    output_columns,
+    pairs_from_rows,
+    parse_header,
+    row_of,
+    skipped_warning,
+)
 from curate.formats.tabular import check_hf
 from curate.pairs import Pair
 
@@ -30,8 +36,10 @@ DELIMITERS = {"csv": ",", "tsv": "\t", "hf-csv": ","}
 
 
 def _rows(
-    reader: Any, width: int, source: str, columns: Sequence[str]
+    reader: Any, width: int, source: str, columns: Sequence[str], bad: list[BadRow]
 ) -> Iterator[tuple[int, dict[str, str]]]:
+    """The rows of a CSV reader as ``(line, {column: cell})``; a row with the wrong number
+    of cells is added to ``bad`` (and yielded with no cells, so it still counts as a row)."""
     line = reader.line_num + 1
     while True:
         try:
@@ -42,11 +50,14 @@ def _rows(
             raise InputError(f"{source}: line {line}: malformed CSV ({exc})") from None
         if row:  # blank lines are skipped
             if len(row) != width:
-                raise InputError(
-                    f"{source}: line {line}: {len(row)} fields, expected {width} "
+                problem = (
+                    f"{len(row)} fields, expected {width} "
                     f"({', '.join(repr(c) for c in columns)})"
                 )
-            yield line, dict(zip(columns, row, strict=True))
+                bad.append(BadRow(line, "wrong number of cells", problem))
+                yield line, {}
+            else:
+                yield line, dict(zip(columns, row, strict=True))
         line = reader.line_num + 1
 
 
@@ -57,8 +68,11 @@ def _is_hf(rows: Sequence[tuple[int, dict[str, str]]], schema: Schema) -> bool:
     return first is not None and first.strip().isdigit()
 
 
-def _hf_row(row: dict[str, str], source: str, line: int, schema: Schema) -> dict[str, Any]:
-    """The cells of an HF-layout CSV row as the typed values the record parser takes."""
+def _hf_row(
+    row: dict[str, str], source: str, line: int, schema: Schema, bad: list[BadRow]
+) -> dict[str, Any]:
+    """The cells of an HF-layout CSV row as the typed values the record parser takes (a list
+    cell that is not numpy's notation makes the row bad: added to ``bad``)."""
     out: dict[str, Any] = dict(row)
     for column in schema.named("direction", "label"):
         value = row.get(column, "").strip()
@@ -72,7 +86,7 @@ def _hf_row(row: dict[str, str], source: str, line: int, schema: Schema) -> dict
             if value and is_numpy_repr(value):
                 out[column] = parse(value)
     except ValueError as exc:
-        raise InputError(f"{source}: line {line}: {column}: {exc}") from None
+        bad.append(BadRow(line, "bad cell", f"{column}: {exc}"))
     return out
 
 
@@ -94,19 +108,23 @@ def parse_delimited(text: str, source: str, fmt: str, schema: Schema) -> Dataset
             "with two of them?); remove it"
         )
     header = parse_header(columns, source, schema=schema)
-    rows = list(_rows(reader, len(columns), source, columns))
+    bad: list[BadRow] = []
+    rows = list(_rows(reader, len(columns), source, columns, bad))
     hf = fmt == "hf-csv" or (fmt == "csv" and _is_hf(rows, schema))
     lists = "literal"
     typed: Sequence[tuple[int, dict[str, Any]]] = rows
     if hf:
         header = parse_header(columns, source, prefer_id="id", schema=schema)
-        typed = [(line, _hf_row(row, source, line, schema)) for line, row in rows]
-        check_hf(typed, source, "line", True, schema)
+        typed = [(line, _hf_row(row, source, line, schema, bad)) for line, row in rows]
+        bad += check_hf(typed, source, "line", True, schema)
         nested = schema.named("labels")
         if any(is_numpy_repr(r.get(c) or "") for _, r in rows for c in nested):
             lists = "numpy"
     labels = LabelNormaliser(source)
-    pairs = pairs_from_rows(typed, header, source, labels)
+    pairs, skipped = pairs_from_rows(typed, header, source, labels, known_bad=bad)
+    warnings = labels.warnings()
+    if skipped:
+        warnings.append(skipped_warning(skipped, source))
     container = "tsv" if fmt == "tsv" else "csv"
     upstream = fmt == "csv" and tuple(columns) == schema.header
     layout = "hf" if hf else "upstream" if upstream else "columns"
@@ -114,9 +132,10 @@ def parse_delimited(text: str, source: str, fmt: str, schema: Schema) -> Dataset
         pairs=tuple(pairs),
         shape=Shape(container, layout, tuple(columns), header.id_column, lists),
         source=source,
-        warnings=tuple(labels.warnings()),
+        warnings=tuple(warnings),
         extra_columns=header.extras,
         schema=schema,
+        skipped_rows=skipped,
     )
 
 

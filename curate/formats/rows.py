@@ -15,14 +15,18 @@ column's ``kind``): nothing here names a benchmark's column.
 from __future__ import annotations
 
 import ast
+import contextlib
+import contextvars
 import functools
 import json
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from curate.columns import Column, Schema
 from curate.errors import InputError
+from curate.formats.dataset import BadRow
 from curate.formats.labels import HF_DIRECTIONS, LabelError, LabelNormaliser, hf_bias_index
 from curate.formats.numpy_repr import format_annotations, format_strings
 from curate.pairs import Pair, item_pair_id, sentence_control_characters
@@ -30,7 +34,29 @@ from curate.records import MAX_ID
 
 
 class _RowError(ValueError):
-    """A problem with one cell; the reader adds file and line."""
+    """A problem with one cell; the reader adds file and line. ``kind`` names the damage in
+    the count of bad rows (:class:`~curate.formats.dataset.BadRow`)."""
+
+    def __init__(self, message: str, kind: str = "bad cell") -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+#: ``--skip-bad-rows``: read the rows that can be read and record the others.
+_skip_bad_rows: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "curate_skip_bad_rows", default=False
+)
+
+
+@contextlib.contextmanager
+def skipping_bad_rows(skip: bool = True) -> Iterator[None]:
+    """Within the block, the column-based readers leave out the rows they cannot read and
+    record them (:attr:`Dataset.skipped_rows`, a warning) instead of refusing the file."""
+    token = _skip_bad_rows.set(skip)
+    try:
+        yield
+    finally:
+        _skip_bad_rows.reset(token)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -175,7 +201,7 @@ def _strings(value: Any, column: str) -> tuple[str, ...] | None:
 
 def _pair_id(value: Any) -> int:
     if isinstance(value, bool):
-        raise _RowError(f"pair id {value!r} is not an integer")
+        raise _RowError(f"pair id {value!r} is not an integer", "bad pair id")
     if isinstance(value, int):
         pair_id = value
     elif isinstance(value, float) and value.is_integer():
@@ -184,15 +210,15 @@ def _pair_id(value: Any) -> int:
         try:
             pair_id = int(value)
         except ValueError:
-            raise _RowError(f"pair id {value!r} is not an integer") from None
+            raise _RowError(f"pair id {value!r} is not an integer", "bad pair id") from None
         if str(pair_id) != value:
-            raise _RowError(f"pair id {value!r} is not a non-negative integer in plain form")
+            raise _RowError(f"pair id {value!r} is not a non-negative integer in plain form", "bad pair id")
     else:
-        raise _RowError(f"pair id {value!r} is not an integer")
+        raise _RowError(f"pair id {value!r} is not an integer", "bad pair id")
     if pair_id < 0:
-        raise _RowError(f"pair id {value!r} is not a non-negative integer")
+        raise _RowError(f"pair id {value!r} is not a non-negative integer", "bad pair id")
     if pair_id > MAX_ID:
-        raise _RowError(f"pair id {str(value)[:30]}... is larger than {MAX_ID:,} (2^63-1)")
+        raise _RowError(f"pair id {str(value)[:30]}... is larger than {MAX_ID:,} (2^63-1)", "bad pair id")
     return pair_id
 
 
@@ -230,9 +256,10 @@ def pair_from_row(
         try:
             value = _cell(column, row.get(name), labels, line)
         except _RowError as exc:
-            raise _RowError(f"{exc} (pair {pair_id})" if column.required else str(exc)) from None
+            message = f"{exc} (pair {pair_id})" if column.required else str(exc)
+            raise _RowError(message, exc.kind) from None
         except LabelError as exc:
-            raise _RowError(exc.for_pair(pair_id)) from None
+            raise _RowError(exc.for_pair(pair_id), "bad label") from None
         if value is not None:
             values[column.field] = value
     if isinstance(values.get("item_id"), str):
@@ -255,23 +282,88 @@ def pairs_from_rows(
     source: str,
     labels: LabelNormaliser,
     unit: str = "line",
-) -> list[Pair]:
-    """Pairs from numbered rows; the first problem is one :class:`InputError`."""
+    known_bad: Sequence[BadRow] = (),
+) -> tuple[list[Pair], tuple[BadRow, ...]]:
+    """Pairs from numbered rows, and the bad rows left out under :func:`skipping_bad_rows`.
+
+    Every row is tried: the bad ones (``known_bad``: those an earlier step of the reader found,
+    e.g. a row with too few cells) are described together in one :class:`InputError` (how
+    many, of which kind, on which lines), so a damaged file is described whole, not by its
+    first bad row. Under :func:`skipping_bad_rows` they are returned instead of refused.
+    """
+    bad: dict[int, BadRow] = {b.line: b for b in known_bad}
     pairs: list[Pair] = []
     first: dict[int, int] = {}
+    total = 0
     for position, (line, row) in enumerate(rows):
+        total += 1
+        if line in bad:
+            continue
         try:
             pair = pair_from_row(row, header, position, labels, line)
         except _RowError as exc:
-            raise InputError(f"{source}: {unit} {line}: {exc}") from None
+            kind = "empty row" if _is_empty(row, header) else exc.kind
+            bad[line] = BadRow(line, kind, str(exc))
+            continue
         if pair.pair_id in first:
-            raise InputError(
-                f"{source}: {unit} {line}: duplicate pair id {pair.pair_id} "
-                f"(first on {unit} {first[pair.pair_id]})"
+            bad[line] = BadRow(
+                line,
+                "duplicate pair id",
+                f"duplicate pair id {pair.pair_id} (first on {unit} {first[pair.pair_id]})",
             )
+            continue
         first[pair.pair_id] = line
         pairs.append(pair)
-    return pairs
+    found = tuple(sorted(bad.values(), key=lambda b: b.line))
+    if found and (not _skip_bad_rows.get() or not pairs):  # skipping every row leaves nothing
+        raise InputError(describe_bad_rows(found, source, unit, total))
+    return pairs, found
+
+
+def _is_empty(row: dict[str, Any], header: Header) -> bool:
+    """A row whose every cell but its index and id is empty (a blank line of a spreadsheet or
+    a pandas export, which keeps its index)."""
+    return all(v in (None, "") for c, v in row.items() if c not in ID_COLUMNS)
+
+
+def _lines(rows: Sequence[BadRow], unit: str, shown: int = 5) -> str:
+    numbers = ", ".join(str(b.line) for b in rows[:shown])
+    more = f" and {len(rows) - shown} more" if len(rows) > shown else ""
+    return f"{unit}{'s' if len(rows) > 1 else ''} {numbers}{more}"
+
+
+def count_bad_rows(rows: Sequence[BadRow], unit: str = "line") -> str:
+    """``70 empty rows (lines 3, 6, ...), 2 bad labels (line 40)``: the bad rows by kind."""
+    kinds = Counter(b.kind for b in rows)
+    parts = []
+    for kind, n in kinds.most_common():
+        of_kind = [b for b in rows if b.kind == kind]
+        parts.append(f"{n} {kind}{'s' if n > 1 else ''} ({_lines(of_kind, unit)})")
+    return ", ".join(parts)
+
+
+def describe_bad_rows(rows: Sequence[BadRow], source: str, unit: str, total: int) -> str:
+    """One message for every bad row of a file: the first in full (where and what), then how
+    many there are of each kind, and how to go on without them."""
+    first = rows[0]
+    message = f"{source}: {unit} {first.line}: {first.problem}"
+    if len(rows) > 1:
+        message += f"; {len(rows)} of {total} rows cannot be read: {count_bad_rows(rows, unit)}"
+    good = total - len(rows)
+    if good:
+        message += (
+            f"; --skip-bad-rows reads the other {good} and records the "
+            f"{'rows' if len(rows) > 1 else 'row'} left out"
+        )
+    return message
+
+
+def skipped_warning(rows: Sequence[BadRow], source: str, unit: str = "line") -> str:
+    """The reader's warning when ``--skip-bad-rows`` left rows out."""
+    return (
+        f"{source}: --skip-bad-rows left out {len(rows)} row{'s' if len(rows) > 1 else ''} "
+        f"that cannot be read: {count_bad_rows(rows, unit)}"
+    )
 
 
 def output_columns(

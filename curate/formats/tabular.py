@@ -19,7 +19,7 @@ from typing import Any
 
 from curate.columns import Schema
 from curate.errors import InputError
-from curate.formats.dataset import Dataset, Shape
+from curate.formats.dataset import BadRow, Dataset, Shape
 from curate.formats.labels import LabelNormaliser
 from curate.formats.rows import (
     arrow_type,
@@ -27,6 +27,7 @@ from curate.formats.rows import (
     pairs_from_rows,
     parse_header,
     row_of,
+    skipped_warning,
 )
 from curate.jsonl import dumps_line
 
@@ -56,25 +57,29 @@ def _layout(
 
 def check_hf(
     rows: Sequence[tuple[int, dict[str, Any]]], source: str, unit: str, hf: bool, schema: Schema
-) -> None:
-    """In the HF layout every label must be a class index, elsewhere every label a string."""
+) -> list[BadRow]:
+    """In the HF layout every label must be a class index, elsewhere every label a string: the
+    rows where one is not (an empty cell is left to the label parser, which names it)."""
     label_columns = schema.named("direction", "label")
+    bad: list[BadRow] = []
     for line, row in rows:
         for column in label_columns:
             value = row.get(column)
-            if value is None:
+            if value is None or value == "":
                 continue
             is_int = isinstance(value, int) and not isinstance(value, bool)
             if hf and not is_int:
-                raise InputError(
-                    f"{source}: {unit} {line}: {column} is {value!r}; the Hugging Face layout "
-                    "has integer class labels"
+                problem = f"{column} is {value!r}; the Hugging Face layout has integer class labels"
+            elif not hf and is_int:
+                problem = (
+                    f"{column} is the integer {value}, but earlier rows have text labels "
+                    "(mixed layouts)"
                 )
-            if not hf and is_int:
-                raise InputError(
-                    f"{source}: {unit} {line}: {column} is the integer {value}, but earlier rows "
-                    "have text labels (mixed layouts)"
-                )
+            else:
+                continue
+            bad.append(BadRow(line, "bad label", problem))
+            break
+    return bad
 
 
 def _dataset(
@@ -89,16 +94,20 @@ def _dataset(
     where = f"{unit} 1" if unit == "line" else "schema"
     header = parse_header(columns, source, where=where, schema=schema)
     layout, lists = _layout(rows, forced_hf, schema)
-    check_hf(rows, source, unit, layout == "hf", schema)
+    mixed = check_hf(rows, source, unit, layout == "hf", schema)
     labels = LabelNormaliser(source)
-    pairs = pairs_from_rows(rows, header, source, labels, unit=unit)
+    pairs, skipped = pairs_from_rows(rows, header, source, labels, unit=unit, known_bad=mixed)
+    warnings = labels.warnings()
+    if skipped:
+        warnings.append(skipped_warning(skipped, source, unit))
     return Dataset(
         pairs=tuple(pairs),
         shape=Shape(fmt, layout, tuple(columns), header.id_column, lists),
         source=source,
-        warnings=tuple(labels.warnings()),
+        warnings=tuple(warnings),
         extra_columns=header.extras,
         schema=schema,
+        skipped_rows=skipped,
     )
 
 

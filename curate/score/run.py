@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from curate import __version__
+from curate.formats.dataset import BadRow
 from curate.pairs import Pair
 from curate.score.cache import ScoreCache, open_cache
 from curate.score.engine import ProgressCallback, ScoreResult, score_pairs
@@ -108,8 +109,9 @@ def plan_models(models: Mapping[str, str], methods: Sequence[str]) -> list[Model
     ]
 
 
-def data_info(path: Path) -> dict[str, str]:
-    """The data file's name and SHA-256, for the provenance of every output.
+def data_info(path: Path, skipped_rows: Sequence[BadRow] = ()) -> dict[str, Any]:
+    """The data file's name and SHA-256, for the provenance of every output, and the rows of
+    it ``--skip-bad-rows`` left out (only when there are some: the scores do not cover them).
 
     A dataset that is a folder of files (WinoBias) is hashed as the list of its files' names
     and SHA-256, in name order (the ``SHA256SUMS`` of the folder)."""
@@ -119,8 +121,14 @@ def data_info(path: Path) -> dict[str, str]:
             for f in sorted(path.iterdir())
             if f.is_file()
         )
-        return {"file": path.name, "sha256": hashlib.sha256(sums.encode("utf-8")).hexdigest()}
-    return {"file": path.name, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+        info: dict[str, Any] = {
+            "file": path.name, "sha256": hashlib.sha256(sums.encode("utf-8")).hexdigest()
+        }
+    else:
+        info = {"file": path.name, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+    if skipped_rows:
+        info["skipped_rows"] = [row.as_dict() for row in skipped_rows]
+    return info
 
 
 def model_location(name: str) -> dict[str, str]:
@@ -133,7 +141,7 @@ def model_location(name: str) -> dict[str, str]:
 
 def score_summary(
     result: ScoreResult,
-    data: Mapping[str, str],
+    data: Mapping[str, Any],
     threshold: float,
     groups: Callable[[str], tuple[str, ...]] | None = None,
 ) -> dict[str, Any]:
@@ -153,7 +161,7 @@ def score_dataset(
     models: Mapping[str, str],
     settings: ScoreSettings,
     *,
-    data: Mapping[str, str],
+    data: Mapping[str, Any],
     out_dir: Path,
     cache: ScoreCache | Path | str | None = None,
     hooks: ScoreHooks | None = None,
@@ -192,7 +200,7 @@ def _score_one(
     lm: LoadedModel,
     method: Method,
     settings: ScoreSettings,
-    data: Mapping[str, str],
+    data: Mapping[str, Any],
     out_dir: Path,
     store: ScoreCache,
     hooks: ScoreHooks,
