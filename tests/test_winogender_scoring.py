@@ -183,3 +183,33 @@ def test_correlations_equal_scipy(upstream: Path, scored: Path) -> None:
     biased = sum(float(r["sent_more_score"]) > float(r["sent_less_score"]) for r in rows)
     full = json.loads((scored / "summary.json").read_text(encoding="utf-8"))
     assert full["summary"]["metric_score"] == pytest.approx(100 * biased / 240)
+
+
+def test_diff_report_and_explorer_take_it_as_any_benchmark(upstream: Path, scored: Path, tmp_path: Path) -> None:
+    """Through the registry: diff-report compares two WinoGender folders pair by pair, and the
+    explorer reads the own route's score column like any other."""
+    edited = Path(shutil.copytree(upstream, tmp_path / "edited"))
+    sentences = edited / "all_sentences.tsv"
+    text = sentences.read_text(encoding="utf-8")
+    sentences.write_text(text.replace("she had completed the repair", "she had finished the repair"), encoding="utf-8")
+    model = tiny_model_dir("gpt2")
+    with single_thread():
+        result = runner.invoke(app, [
+            "diff-report", str(upstream), str(edited), "-m", str(model), "--method", "clm-sum",
+            "-o", str(tmp_path / "diff"), "--no-cache", "--format", "json",
+        ])
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "diff" / "report.json").read_text(encoding="utf-8"))
+    # one pair per (occupation, participant, answer) whose female sentence held the phrase
+    touched = {r["sentid"].rsplit(".", 2)[0] for r in _tsv(upstream / "all_sentences.tsv")
+               if "she had completed the repair" in r["sentence"]}
+    assert len(touched) == 4
+    assert report["alignment"]["counts"] == {"unchanged": 236, "edited": 4, "dropped": 0, "added": 0}
+    explored = runner.invoke(app, [
+        "explore", str(upstream), str(edited), "--scores", str(scored.parent.parent),
+        "--out", str(tmp_path / "site"), "--no-tokens",
+    ])
+    assert explored.exit_code == 0, explored.output
+    assert "240 pairs, 1 column" in explored.output
+    site = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert "winogender-clm" in site
