@@ -166,3 +166,56 @@ def test_without_statistics_the_male_sentence_is_sent_more(copy: Path) -> None:
     assert any(STATS in w for w in dataset.warnings)
     assert all(triple_of(p).more == "male" for p in dataset.pairs)  # type: ignore[union-attr]
     assert all(" he " in f" {p.sent_more} " or " his " in f" {p.sent_more} " or " him" in p.sent_more for p in dataset.pairs)
+
+
+def test_a_recipe_of_the_winogender_benchmark_releases_its_folder(tmp_path: Path) -> None:
+    """``[source] name = "winogender"``: the fetched folder, each file checked against its pin;
+    the release holds the three files, a dropped pair's two gendered rows gone (and its neutral
+    one, which rides with it), the ids of the others kept."""
+    import os
+
+    from curate.config import load_config
+    from curate.release.publish import publish
+    from curate.release.revise import recipe_source
+    from curate.sources import MIRROR_ENV, fetch, load_sources
+    from tests.support.winogender import REPO
+
+    if not os.environ.get(MIRROR_ENV):
+        pytest.skip(f"${MIRROR_ENV} not set")
+    registry_path = REPO / "data" / "raw" / "sources.toml"
+    root = tmp_path / "p"
+    raw_dir = root / "data" / "raw"
+    raw_dir.mkdir(parents=True)
+    registry = load_sources(registry_path)
+    for name in ("winogender-templates", "winogender-sentences", "winogender-occupations"):
+        fetch(registry[name], raw_dir)
+    (raw_dir / "sources.toml").write_text(registry_path.read_text(encoding="utf-8"), encoding="utf-8")
+    (root / "pyproject.toml").write_text(
+        '[tool.curate]\ndata = "data/raw/x.csv"\nsources = "data/raw/sources.toml"\noutput-dir = "build"\n',
+        encoding="utf-8",
+    )
+    cfg = load_config(root)
+    source, members = recipe_source(registry, "winogender")
+    assert source.file == "winogender" and len(members) == 3
+    clean = root / "data" / "clean" / "1.0.0"
+    clean.mkdir(parents=True)
+    (clean / "recipe.toml").write_text(
+        f'[release]\ntitle = "WinoGender"\n\n[source]\nname = "winogender"\nsha256 = "{source.sha256}"\n'
+        '\n[[decisions]]\nfile = "data/clean/1.0.0/decisions.jsonl"\n',
+        encoding="utf-8",
+    )
+    (clean / "decisions.jsonl").write_text(
+        json.dumps({"pair_id": 11, "action": "drop", "reason": "test"}) + "\n", encoding="utf-8"
+    )
+    files = publish(cfg, "1.0.0").build.files
+    released = {n.split("/", 1)[1]: d for n, d in files.items() if n.startswith("winogender_revised/")}
+    assert set(released) == {TEMPLATES, SENTENCES, STATS}
+    raw = raw_dir / "winogender"
+    assert released[TEMPLATES] == (raw / TEMPLATES).read_bytes()
+    assert released[STATS] == (raw / STATS).read_bytes()
+    # pair 11: template line 1 (technician.customer.1), the "someone" variant
+    kept = [line for line in (raw / SENTENCES).read_bytes().splitlines(keepends=True)
+            if not line.startswith(b"technician.someone.1.")]
+    assert released[SENTENCES] == b"".join(kept)
+    again = read_dataset(clean / "dist" / "winogender_revised")
+    assert {p.pair_id for p in again.pairs} == {p.pair_id for p in read_dataset(raw).pairs} - {11}
