@@ -157,6 +157,7 @@ def test_multiple_choice_equals_the_harness(upstream: Path, scored: Path, tmp_pa
         assert accuracy[key]["n"] == len(results["samples"][task])
 
 
+@pytest.mark.slow
 def test_correlations_equal_scipy(upstream: Path, scored: Path) -> None:
     """Recomputed from winogender.csv's sentence scores and the statistics file, by hand."""
     per: dict[str, list[float]] = {}
@@ -185,6 +186,7 @@ def test_correlations_equal_scipy(upstream: Path, scored: Path) -> None:
     assert full["summary"]["metric_score"] == pytest.approx(100 * biased / 240)
 
 
+@pytest.mark.slow
 def test_diff_report_and_explorer_take_it_as_any_benchmark(upstream: Path, scored: Path, tmp_path: Path) -> None:
     """Through the registry: diff-report compares two WinoGender folders pair by pair, and the
     explorer reads the own route's score column like any other."""
@@ -213,3 +215,37 @@ def test_diff_report_and_explorer_take_it_as_any_benchmark(upstream: Path, score
     assert "240 pairs, 1 column" in explored.output
     site = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert "winogender-clm" in site
+
+
+@pytest.mark.slow
+def test_masked_route_scores_the_triples_as_pll(upstream: Path, tmp_path: Path) -> None:
+    """winogender-mlm on three occupations with a tiny BERT: the sentence scores are pll's (the
+    pair route's, for the same sentences), there is no multiple choice, and r is over the 3."""
+    small = Path(shutil.copytree(upstream, tmp_path / "small"))
+    keep = ("technician.", "accountant.", "nurse.")
+    lines = (upstream / "all_sentences.tsv").read_text(encoding="utf-8").splitlines(keepends=True)
+    (small / "all_sentences.tsv").write_text(
+        lines[0] + "".join(x for x in lines[1:] if x.startswith(keep)), encoding="utf-8"
+    )
+    model = tiny_model_dir("bert")
+    with single_thread():
+        own = runner.invoke(app, ["score", str(small), "-m", f"{model}=bert", "-o", str(tmp_path / "own"), "--no-cache"])
+        shared = runner.invoke(app, ["score", str(small), "-m", f"{model}=bert", "--method", "pll",
+                                     "-o", str(tmp_path / "shared"), "--no-cache"])
+    assert own.exit_code == 0, own.output
+    assert shared.exit_code == 0, shared.output
+    folder = tmp_path / "own" / "bert" / "winogender-mlm"
+    assert not (folder / "choices.csv").exists()
+    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    assert "multiple_choice" not in summary["winogender"]
+    assert summary["winogender"]["correlation"]["bls"]["n"] == 3
+    pll = {r["pair_id"]: r for r in _csv(tmp_path / "shared" / "bert" / "scores.csv")}
+    ours = _csv(folder / "winogender.csv")
+    assert len(ours) == len(pll) == 12
+    bls = {r["occupation"]: float(r["bls_pct_female"]) for r in _tsv(upstream / "occupations-stats.tsv")}
+    for row in ours:
+        more, less = ("female", "male") if bls[row["occupation"]] > 50 else ("male", "female")
+        ref = pll[row["pair_id"]]
+        assert float(row[f"{more}_score"]) == pytest.approx(float(ref["sent_more_score_full"]), abs=1e-6)
+        assert float(row[f"{less}_score"]) == pytest.approx(float(ref["sent_less_score_full"]), abs=1e-6)
+        assert row["neutral_score"] != ""
