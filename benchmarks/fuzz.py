@@ -46,6 +46,8 @@ TARGETS = [
     ("recipes", fuzz.test_mutated_recipes, {}),
     ("generated winobias", surfaces.test_generated_winobias_folders_write_back_byte_identical, {}),
     ("mutated winobias", surfaces.test_mutated_winobias_folders, {}),
+    ("generated winogender", surfaces.test_generated_winogender_folders_write_back_byte_identical, {}),
+    ("mutated winogender", surfaces.test_mutated_winogender_folders, {}),
     ("imported scores", surfaces.test_mutated_imported_scores, {}),
     ("sweep plans", surfaces.test_mutated_sweep_plans, {}),
     ("instrument score folders", surfaces.test_mutated_instrument_score_folders, {}),

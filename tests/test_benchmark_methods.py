@@ -31,3 +31,20 @@ def test_stereoset_methods_per_kind_official_first() -> None:
 def test_a_benchmark_method_is_refused_for_pairs_naming_its_benchmark() -> None:
     with pytest.raises(UsageError, match="scores StereoSet files only; for pairs choose from pll"):
         methods_for_model(("stereoset-pll",), "masked", "bert")
+
+
+def test_winogender_methods_belong_to_winogender_and_are_refused_for_pairs() -> None:
+    own = {name for name, m in METHODS.items() if m.dataset == "winogender"}
+    assert own == set(benchmarks.get("winogender").scoring.methods) == {"winogender-clm", "winogender-mlm"}
+    assert {METHODS[n].kind for n in own} == {"causal", "masked"}
+    with pytest.raises(UsageError, match="scores WinoGender files only; for pairs choose from clm-sum"):
+        methods_for_model(("winogender-clm",), "causal", "gpt2")
+
+
+def test_winogender_own_method_must_fit_the_model() -> None:
+    from curate.benchmarks.winogender.run import own_methods
+
+    assert own_methods((), "causal", "gpt2") == ("winogender-clm",)
+    assert own_methods((), "masked", "bert") == ("winogender-mlm",)
+    with pytest.raises(UsageError, match="bert is a masked language model: method winogender-clm"):
+        own_methods(("winogender-clm",), "masked", "bert")

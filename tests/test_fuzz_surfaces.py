@@ -172,6 +172,113 @@ def _replay_winobias(path: Path) -> None:
     check("winobias", value, lambda: _read_lint_write(folder))
 
 
+# -- WinoGender folders ---------------------------------------------------------------------
+
+_gw_word = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=8)
+#: A WinoGender sentence: any text without the tab and line breaks that delimit its rows.
+_gw_sentence = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=30
+)
+
+
+@st.composite
+def winogender_folders(draw: st.DrawFn) -> dict[str, bytes]:
+    """An all_sentences.tsv of 1-3 complete triples (some without their neutral sentence, in
+    any row order), maybe the templates and the statistics files."""
+    triples = draw(st.lists(st.tuples(_gw_word, _gw_word, st.sampled_from("01")), min_size=1, max_size=3, unique=True))
+    rows = []
+    for occupation, participant, answer in triples:
+        for variant in (participant, "someone"):
+            for gender in draw(st.sampled_from([("male", "female", "neutral"), ("male", "female")])):
+                rows.append(f"{occupation}.{variant}.{answer}.{gender}.txt\t{draw(_gw_sentence)}")
+    rows = draw(st.permutations(rows))
+    end = draw(st.sampled_from(["\n", ""]))
+    files = {"all_sentences.tsv": ("sentid\tsentence\n" + "\n".join(rows) + end).encode("utf-8")}
+    if draw(st.booleans()):
+        files["templates.tsv"] = (
+            "occupation(0)\tother-participant(1)\tanswer\tsentence\n"
+            + "".join(f"{o}\t{p}\t{a}\tThe $OCCUPATION met the $PARTICIPANT and $NOM_PRONOUN left.\n" for o, p, a in triples)
+        ).encode("utf-8")
+    if draw(st.booleans()):
+        figures = st.floats(0, 100, allow_nan=False).map(lambda x: f"{x:.2f}")
+        files["occupations-stats.tsv"] = (
+            "occupation\tbergsma_pct_female\tbls_pct_female\tbls_year\n"
+            + "".join(f"{o}\t{draw(figures)}\t{draw(figures)}\t2015\n" for o in dict.fromkeys(t[0] for t in triples))
+        ).encode("utf-8")
+    return files
+
+
+def _winogender_lint(dataset: Any) -> list[Any]:
+    """What ``curate lint`` runs on a WinoGender folder: every rule of its profile."""
+    from curate import benchmarks
+    from curate.lint import LintSettings, lint_pairs
+    from curate.lint.inputs import skip_unavailable
+    from curate.lint.profiles import in_profile
+
+    target = benchmarks.lint_target("winogender")
+    codes = tuple(sorted(c for c in target.rules() if in_profile(c, target)))
+    settings, _ = skip_unavailable(LintSettings(select=codes), dataset.fields, rules=target.rules())
+    items = target.profile.items(dataset) if target.profile.items else None
+    return lint_pairs(dataset.pairs, settings, items=items, target=target)
+
+
+def _read_lint_write_winogender(folder: Path) -> Any:
+    """Read a WinoGender folder, lint it, stats it, and check what it writes reads back unchanged."""
+    from curate.benchmarks.winogender.io import read_winogender, write_files
+    from curate.benchmarks.winogender.stats import winogender_stats
+
+    dataset = read_winogender(folder)
+    _winogender_lint(dataset)
+    winogender_stats(dataset.pairs)
+    written = write_files(dataset)
+    again = write_folder(WORK / "wg-again", folder_value(written))
+    assert write_files(read_winogender(again)) == written
+    return dataset
+
+
+@given(files=winogender_folders())
+def test_generated_winogender_folders_write_back_byte_identical(files: dict[str, bytes]) -> None:
+    from curate.benchmarks.winogender.io import write_files
+
+    folder = write_folder(WORK / "wg-gen", folder_value(files))
+    dataset = check("winogender", folder_value(files), lambda: _read_lint_write_winogender(folder))
+    if dataset is None:
+        return  # refused with our own sentence
+    assert write_files(dataset) == files
+
+
+def _winogender_base() -> dict[str, bytes]:
+    sentences = ["sentid\tsentence"]
+    for answer, rest in (("0", "had completed the repair"), ("1", "could pay with cash")):
+        for variant, who in (("customer", "the customer"), ("someone", "someone")):
+            for gender, pronoun in (("male", "he"), ("female", "she"), ("neutral", "they")):
+                sentences.append(f"technician.{variant}.{answer}.{gender}.txt\tThe technician told {who} that {pronoun} {rest}.")
+    return {
+        "all_sentences.tsv": ("\n".join(sentences) + "\n").encode(),
+        "templates.tsv": (
+            b"occupation(0)\tother-participant(1)\tanswer\tsentence\n"
+            b"technician\tcustomer\t1\tThe $OCCUPATION told the $PARTICIPANT that $NOM_PRONOUN could pay with cash.\n"
+            b"technician\tcustomer\t0\tThe $OCCUPATION told the $PARTICIPANT that $NOM_PRONOUN had completed the repair.\n"
+        ),
+        "occupations-stats.tsv": b"occupation\tbergsma_pct_female\tbls_pct_female\tbls_year\ntechnician\t9.42\t40.34\t2015\n",
+    }
+
+
+@given(data=st.data())
+def test_mutated_winogender_folders(data: st.DataObject) -> None:
+    files = _winogender_base()
+    mutate_one_file(data, files)
+    value = folder_value(files)
+    folder = write_folder(WORK / "wg-mut", value)
+    check("winogender", value, lambda: _read_lint_write_winogender(folder))
+
+
+def _replay_winogender(path: Path) -> None:
+    value = load_folder_case(path.read_bytes())
+    folder = write_folder(WORK / "wg-case", value)
+    check("winogender", value, lambda: _read_lint_write_winogender(folder))
+
+
 # -- imported scores (curate score --import) --------------------------------------------------
 
 #: metric.py's output columns (pandas' unnamed index column first).
@@ -578,6 +685,7 @@ def _replay_release(path: Path) -> None:
 #: How a saved case of each target is replayed (tests/test_fuzz_corpus.py), by target name.
 REPLAYERS: dict[str, Callable[[Path], None]] = {
     "winobias": _replay_winobias,
+    "winogender": _replay_winogender,
     "import": _replay_import,
     "plan": _replay_plan,
     "instrument": _replay_instrument,

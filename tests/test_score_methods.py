@@ -257,6 +257,8 @@ def test_method_names_parse_from_repeats_and_comma_lists():
         "stereoset-pll",
         "stereoset-clm-context-ratio",
         "stereoset-clm-conditional",
+        "winogender-clm",  # WinoGender folders only (tests/test_winogender_scoring.py)
+        "winogender-mlm",
     }
 
 

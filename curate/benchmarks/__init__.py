@@ -10,7 +10,7 @@ report, instrument) receive what a benchmark declares as arguments instead.
 
 Layer: above the stages (formats, lint, score, annotate, report, instrument), below
 :mod:`curate.datasets`, release, sweep and the commands. The plugin packages (``crows_pairs``,
-``stereoset``, ``winobias``) and ``spec`` never import this registry, :mod:`curate.datasets` or
+``stereoset``, ``winobias``, ``winogender``) and ``spec`` never import this registry, :mod:`curate.datasets` or
 each other (import contracts in pyproject.toml).
 """
 
@@ -35,6 +35,7 @@ BENCHMARKS: list[str] = [
     "curate.benchmarks.crows_pairs.benchmark",
     "curate.benchmarks.stereoset.benchmark",
     "curate.benchmarks.winobias.benchmark",
+    "curate.benchmarks.winogender.benchmark",
 ]
 
 #: The name of the benchmark a dataset belongs to when nothing else says (pair files).

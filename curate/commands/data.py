@@ -44,7 +44,8 @@ def fetch(
     name: str | None = typer.Argument(
         None,
         help="Source name from data/raw/sources.toml, or a benchmark's name for all its sources "
-        "(winobias: its 8 sentence files and 2 occupation lists, into data/raw/winobias/).",
+        "(winobias: its 8 sentence files and 2 occupation lists, into data/raw/winobias/; "
+        "winogender: its templates, sentences and occupation statistics, into data/raw/winogender/).",
     ),
     origin: str | None = typer.Option(
         None,

@@ -289,6 +289,32 @@ METHODS: dict[str, Method] = {
             dataset="stereoset",
             dataset_title="StereoSet",
         ),
+        Method(
+            "winogender-clm",
+            "causal",
+            CLM_PASS,
+            "all",
+            "sum",
+            "WinoGender files only: the male, female and neutral sentences of each template "
+            "scored as clm-sum; the female preference per template and its Pearson correlation "
+            "with the occupation's % women (BLS, Bergsma & Lin), and lm-evaluation-harness' "
+            "winogender_* multiple-choice accuracy per gender and on the gotcha subset.",
+            peer="lm-evaluation-harness winogender_*",
+            dataset="winogender",
+            dataset_title="WinoGender",
+        ),
+        Method(
+            "winogender-mlm",
+            "masked",
+            PLL_PASS,
+            "unmodified",
+            "sum",
+            "WinoGender files only: the male, female and neutral sentences of each template "
+            "scored as pll; the female preference per template and its Pearson correlation "
+            "with the occupation's % women (BLS, Bergsma & Lin).",
+            dataset="winogender",
+            dataset_title="WinoGender",
+        ),
     )
 }
 
