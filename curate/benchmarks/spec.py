@@ -34,7 +34,7 @@ class Frontend:
     command that dispatches to it hands over its consoles (``out`` for results, ``err`` for
     progress and notes), how it prints JSON and a reader's warnings, and its progress runners
     (``prepare_scoring(dtype)``, ``run_scoring(run, unit=)``, ``run_comparison(run, unit=,
-    cached=)`` of :mod:`curate.commands.scoring`).
+    cached=)`` of :mod:`curate.commands.scoring`), and the corpus of ``--corpus``.
     """
 
     out: Any
@@ -44,6 +44,10 @@ class Frontend:
     prepare_scoring: Callable[[str | None], None]
     run_scoring: Callable[..., Any]
     run_comparison: Callable[..., Any]
+    #: ``curate score --corpus``: the corpus (:class:`curate.score.corpus.Corpus`) whose
+    #: (pseudo-)perplexity a route writes beside its metrics as ``capability``; a route that
+    #: does not measure it ignores it (the command then says so).
+    corpus: Any = None
 
 
 @dataclass(frozen=True, slots=True)
