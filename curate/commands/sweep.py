@@ -125,7 +125,20 @@ def sweep(
         print_csv(_json(outcome))
     else:
         _render(outcome)
-    if outcome.failed:
+        for column in outcome.own:  # the columns of a benchmark's own route (StereoSet)
+            if column["status"] == "ok":
+                err.print(
+                    f"{escape(column['model'])} {escape(column['method'])} on "
+                    f"{escape(column['version'])} ({escape(column['benchmark'])}'s own route): "
+                    f"wrote {escape(column['path'])}/{escape(column['file'])}"
+                )
+    own_failed = [c for c in outcome.own if c["status"] == "failed"]
+    for column in own_failed:
+        err.print(
+            f"[red]failed:[/] {escape(column['model'])} ({escape(column['version'])}): "
+            f"{escape(column['reason'])}"
+        )
+    if outcome.failed or own_failed:
         grouped: dict[tuple[str, str], list[str]] = {}
         for status in outcome.failed:
             job = status.job
