@@ -227,7 +227,7 @@ def named_corpus(name: str, path: Path) -> tuple[str, ...]:
         )
     dataset = read_dataset(path)
     found = [p.unrelated for p in dataset.pairs if p.unrelated]
-    found += [getattr(i, "unrelated", None) for i in dataset.items]
+    found += [getattr(i, "unrelated", None) for i in dataset.intersentence]
     sentences = tuple(dict.fromkeys(s.strip() for s in found if s and s.strip()))
     if not sentences:
         raise InputError(f"{path}: has no unrelated options to draw corpus {name!r} from")

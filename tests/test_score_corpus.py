@@ -191,3 +191,33 @@ def test_cli_refuses_a_bad_corpus_with_exit_2(project, arg, words):
     )
     assert result.exit_code == 2
     assert words in result.output and "Traceback" not in result.output
+
+
+def test_named_corpus_stereoset_unrelated_is_every_unrelated_option(tmp_path):
+    import os
+
+    from curate.datasets import named_corpus
+
+    mirror = os.environ.get("CURATE_DATA_MIRROR")
+    if not mirror or not (Path(mirror) / "stereoset_dev.json").is_file():
+        pytest.skip("no data mirror with stereoset_dev.json")
+    path = Path(mirror) / "stereoset_dev.json"
+    document = json.loads(path.read_text(encoding="utf-8"))["data"]
+    expected = [
+        s["sentence"].strip()
+        for kind in ("intrasentence", "intersentence")
+        for item in document[kind]
+        for s in item["sentences"]
+        if s["gold_label"] == "unrelated"
+    ]
+    sentences = named_corpus("stereoset-unrelated", path)
+    assert set(sentences) == set(expected)
+    assert len(sentences) == len(dict.fromkeys(expected))
+
+
+def test_cli_named_corpus_needs_its_source_fetched(project):
+    result = runner.invoke(
+        app, ["score", "-m", str(tiny_model_dir("gpt2")), "--corpus", "stereoset-unrelated"]
+    )
+    assert result.exit_code == 2
+    assert "stereoset-dev" in result.output and "Traceback" not in result.output

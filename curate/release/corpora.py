@@ -11,7 +11,7 @@ from pathlib import Path
 
 from curate.config import Config
 from curate.datasets import NAMED_CORPORA, named_corpus
-from curate.errors import InputError
+from curate.errors import InputError, UsageError
 from curate.score.corpus import Corpus, read_corpus_file
 
 
@@ -31,7 +31,10 @@ def load_corpus(spec: str, cfg: Config, base: Path | None = None) -> Corpus:
             )
         return read_corpus_file(path)
     source, _ = NAMED_CORPORA[spec]
-    data = resolve_version(source, cfg).path
+    try:
+        data = resolve_version(source, cfg).path
+    except (InputError, UsageError) as exc:
+        raise InputError(f"corpus {spec} is drawn from source {source}: {exc}") from None
     if not data.exists():
         raise InputError(
             f"corpus {spec} is drawn from {source}, which is not fetched; run `curate fetch "
