@@ -97,6 +97,7 @@ def test_perplexity_equals_an_independent_computation(family, tmp_path):
     by_hand = (_gpt2_by_hand if family == "gpt2" else _bert_by_hand)(directory, SENTENCES)
     assert record["value"] == pytest.approx(by_hand, rel=1e-4)
     assert record["measure"] == ("perplexity" if family == "gpt2" else "pseudo-perplexity")
+    assert record["method"] == ("clm-sum" if family == "gpt2" else "pll")
     assert record["n"] == len(SENTENCES) >= MIN_BOOTSTRAP
     assert record["low"] < record["value"] < record["high"]
     # cached: a second run computes nothing and gives the same record

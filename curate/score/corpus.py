@@ -148,9 +148,8 @@ def capability(
             lambda a, b, axis=-1: np.exp(-np.sum(a, axis=axis) / np.sum(b, axis=axis)),
             vectorized=True,
         )
-    estimate = Estimate(
-        value, int(used.sum()), low, high, method="bootstrap over sentences (BCa)"
-    )
+    estimate = Estimate(value, int(used.sum()), low, high).to_dict()
+    estimate.pop("method", None)  # "method" names the scoring method here
     return {
         "measure": MEASURES[kind],
         "lower_is_better": True,
@@ -167,7 +166,8 @@ def capability(
         "corpus": corpus.describe(),
         "tokens": int(nt.sum()),
         "log_likelihood": math.fsum(logprobs),
-        **estimate.to_dict(),
+        **estimate,
+        "interval": "bootstrap over sentences (BCa; percentile when BCa is degenerate)",
     }
 
 
