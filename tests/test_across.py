@@ -99,6 +99,8 @@ def test_the_sweep_scores_every_benchmark_and_the_corpus(swept):
         )
     )
     assert own["capability"]["value"] == pytest.approx(summary["capability"]["value"])
+    # the sweep's table shows it beside each column's metric
+    assert "capability" in swept["sweep"] and "perplexity" in swept["sweep"]
 
 
 def test_every_benchmark_has_its_headline_with_an_interval_that_contains_it(swept):

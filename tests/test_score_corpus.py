@@ -179,6 +179,14 @@ def test_cli_writes_capability_beside_the_bias_metrics(project):
     )
     assert first["capability"]["corpus"]["name"] == "corpus.txt"
     assert "perplexity" in result.stdout and "lower is better" in result.stdout
+    # the explorer's page data carries it beside each column's metric
+    from curate.report.explore_data import VersionData, build_explore_data, read_score_dir
+
+    sets, _ = read_score_dir(project / "out/score/pairs")
+    data = build_explore_data([VersionData("pairs", tuple(SAMPLE_PAIRS))], score_sets=sets)
+    shown = {m["method"]: m["capability"] for m in data["models"]}
+    assert shown["clm-sum"]["value"] == first["capability"]["value"]
+    assert shown["clm-sum"]["corpus"] == "corpus.txt" and shown["clm-sum"]["measure"] == "perplexity"
 
 
 @pytest.mark.parametrize(
@@ -222,3 +230,23 @@ def test_cli_named_corpus_needs_its_source_fetched(project):
     )
     assert result.exit_code == 2
     assert "stereoset-dev" in result.output and "Traceback" not in result.output
+
+
+def test_diff_report_shows_capability_beside_each_column(project):
+    edited = [p.with_changes(sent_more=p.sent_more.rstrip(".") + " today.") for p in SAMPLE_PAIRS[:2]]
+    write_pairs([*edited, *SAMPLE_PAIRS[2:]], project / "after.csv")
+    model = str(tiny_model_dir("gpt2"))
+    result = runner.invoke(
+        app,
+        [
+            "diff-report", "pairs.csv", "after.csv", "-m", model, "--method", "clm-sum",
+            "--bootstrap", "100", "--corpus", "corpus.txt", "-o", "rep",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads((project / "rep/report.json").read_text(encoding="utf-8"))
+    record = data["models"][0]["capability"]
+    assert record["value"] == pytest.approx(_gpt2_by_hand(Path(model), SENTENCES), rel=1e-4)
+    for name in ("report.md", "report.html"):
+        text = (project / "rep" / name).read_text(encoding="utf-8")
+        assert "capability (lower is better)" in text and f"perplexity {record['value']:.2f}" in text

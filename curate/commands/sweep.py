@@ -228,16 +228,31 @@ def _render(outcome: Any) -> None:
         title="Sweep: % of pairs preferring the more stereotyping sentence (95% Wilson interval)",
         title_justify="left",
     )
-    for name in ("version", "model", "method", "status", "pairs", "metric [95% CI]"):
+    capable = any(s.summary and "capability" in s.summary for s in outcome.jobs)
+    names = ["version", "model", "method", "status", "pairs", "metric [95% CI]"]
+    for name in names + (["capability [95% CI]"] if capable else []):
         table.add_column(name, justify="right" if name in ("pairs",) else "left")
     for status in outcome.jobs:
         job = status.job
         pairs = str(status.summary["summary"]["pairs"]) if status.summary else ""
         metric = _interval(status.summary) if status.summary else "-"
-        table.add_row(
+        cells = [
             escape(job.version), escape(job.model), escape(job.method), status.status, pairs, metric
-        )
+        ]
+        if capable:
+            cells.append(_capability((status.summary or {}).get("capability")))
+        table.add_row(*cells)
     print_table(table, out)
+
+
+def _capability(record: dict[str, Any] | None) -> str:
+    """``perplexity 2328.14 [2083.20, 2821.51]`` (the plan's corpus), or a dash."""
+    if not record or record.get("value") is None:
+        return "-"
+    text = f"{record['measure']} {record['value']:.2f}"
+    if "low" in record:
+        return text + f" [{record['low']:.2f}, {record['high']:.2f}]"
+    return text + f" ({record.get('no_interval', '')})"
 
 
 def _json(outcome: Any) -> list[dict[str, Any]]:

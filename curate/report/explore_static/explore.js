@@ -390,6 +390,13 @@
     });
     return out;
   }
+  // curate score --corpus: each model's (pseudo-)perplexity on a corpus, beside its metric
+  const HAS_CAPABILITY = MODELS.some((m) => m.capability);
+  function capabilityText(c) {
+    if (!c) return "";
+    const interval = c.low !== undefined ? ` [${fmt(c.low, 2)}, ${fmt(c.high, 2)}]` : c.no_interval ? ` (${c.no_interval})` : "";
+    return `${c.measure} ${fmt(c.value, 2)}${interval} on ${c.corpus}`;
+  }
   let sharesSized = false;
   function renderShares(summary, t) {
     const table = $("shares");
@@ -398,6 +405,7 @@
       el("th", { text: "metric score %" }),
       ...LABELS.map((l) => el("th", { text: `${l} % (\u00b1${t}%)` })),
       ...(NV === 2 ? [el("th", { text: "flips" })] : []),
+      ...(HAS_CAPABILITY ? [el("th", { text: "capability (lower is better)" })] : []),
     ]);
     const rows = [head];
     for (const s of summary) {
@@ -407,6 +415,7 @@
         ...LABELS.map((l, i) => el("td", { id: `share-${s.m}-${s.v}-${l}`, "data-value": String(s.shares[i]), text: fmt(s.shares[i], 2) })),
       ];
       if (NV === 2) cells.push(el("td", { id: `flips-${s.m}-${s.v}`, text: s.flips === null ? "" : String(s.flips) }));
+      if (HAS_CAPABILITY) cells.push(el("td", { id: `capability-${s.m}-${s.v}`, text: capabilityText(MODELS[s.m].capability) }));
       rows.push(el("tr", null, cells));
     }
     table.replaceChildren(...rows);
