@@ -87,7 +87,10 @@ def sweep(
     finished batch is stored in the score cache (the plan's cache, else the project's), so an
     interrupted sweep resumes where it stopped and a rerun computes nothing. A job that fails
     (a model that does not load, a method that does not fit it) is reported and the others go
-    on; the exit code is then 1.
+    on; the exit code is then 1. A version of a benchmark with its own scoring route (a
+    StereoSet file) is scored through that route, as curate score does (stereoset.json). With
+    the plan's corpus, each model's (pseudo-)perplexity on it goes into every summary.json of
+    the model and into sweep.json; curate across then compares the models across benchmarks.
     """
     from curate.sweep.plan import load_plan
 
