@@ -147,3 +147,18 @@ def test_cli_writes_report_and_page_and_refuses_a_missing_sweep(tmp_path, monkey
     missing = runner.invoke(app, ["across", str(tmp_path / "nowhere")])
     assert missing.exit_code == 2 and "no such file" in missing.output
     assert "Traceback" not in missing.output
+
+
+def test_user_text_is_escaped_on_the_page():
+    from curate.instrument.across_page import render_page
+
+    nasty = "<img src=x onerror=alert(1)>"
+    models = [nasty, "b", "c"]
+    columns = [
+        _column("x", "crows-pairs", {nasty: 50.0, "b": 60.0, "c": 70.0}),
+        _column("p", "capability", {nasty: 5.0, "b": 6.0, "c": 7.0}, better="lower",
+                kind="capability", ideal=None),
+    ]
+    page = render_page(across_report(columns, models))
+    assert nasty not in page
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page

@@ -142,7 +142,8 @@ def _figures(report: Mapping[str, Any]) -> tuple[str, str]:
     import plotly.graph_objects as go
 
     columns = report["columns"]
-    labels = [_label(c) for c in columns]
+    # plotly reads a subset of HTML in its strings: user text goes in escaped, as in the tables
+    labels = [esc(_label(c)) for c in columns]
     index = {c["key"]: i for i, c in enumerate(columns)}
     size = len(columns)
     matrix: list[list[float | None]] = [[None] * size for _ in range(size)]
@@ -174,20 +175,20 @@ def _figures(report: Mapping[str, Any]) -> tuple[str, str]:
                     continue
                 xs.append(x)
                 ys.append(abs(y - column.get("ideal", 0)) if column["better"] == "closer" else y)
-                names.append(model)
+                names.append(esc(model))
             fig.add_trace(
                 go.Scatter(
                     x=xs, y=ys, mode="markers+text", text=names, textposition="top center",
-                    name=_label(column), marker={"size": 10},
+                    name=esc(_label(column)), marker={"size": 10},
                 )
             )
         fig.update_layout(
-            title=f"Bias against capability: {_label(cap)} (lower is better)",
-            xaxis_title=_label(cap),
+            title=f"Bias against capability: {esc(_label(cap))} (lower is better)",
+            xaxis_title=esc(_label(cap)),
             yaxis_title="bias: distance from the ideal (or ICAT/LMS value)",
             height=520,
         )
-        scatters.append(fig.to_html(full_html=False, include_plotlyjs=False, div_id=f"scatter-{cap['key']}"))
+        scatters.append(fig.to_html(full_html=False, include_plotlyjs=False, div_id=f"scatter-{len(scatters)}"))
     scatter = (
         "<section id='scatter'><h2>Bias against capability</h2>"
         "<p class='note'>Each point is a model; x its (pseudo-)perplexity on the corpus, y its "
