@@ -250,3 +250,43 @@ def test_diff_report_shows_capability_beside_each_column(project):
     for name in ("report.md", "report.html"):
         text = (project / "rep" / name).read_text(encoding="utf-8")
         assert "capability (lower is better)" in text and f"perplexity {record['value']:.2f}" in text
+
+
+@pytest.mark.slow
+def test_explorer_shows_capability_and_its_scatter_in_a_browser(project, tmp_path_factory):
+    from tests.support.browser import (
+        MISSING,
+        chromium,
+        find_browser,
+        severe_console_messages,
+        wait_for,
+    )
+
+    if find_browser() is None:
+        pytest.skip(MISSING)
+    model = str(tiny_model_dir("gpt2"))
+    scored = runner.invoke(
+        app, ["score", "-m", f"{model}=gpt", "--method", "clm-sum,clm-mean", "--corpus", "corpus.txt"]
+    )
+    assert scored.exit_code == 0, scored.output
+    site = runner.invoke(
+        app, ["explore", "pairs.csv", "--scores", "out/score/pairs", "--no-tokens", "-o", "site"]
+    )
+    assert site.exit_code == 0, site.output
+    value = json.loads((project / "out/score/pairs/gpt/clm-sum/summary.json").read_text())["capability"]["value"]
+    with chromium(tmp_path_factory.mktemp("profile")) as driver:
+        driver.get((project / "site/index.html").as_uri())
+        wait_for(
+            lambda: driver.execute_script(
+                "return !!(window.curateExplore && curateExplore.chartsReady)"
+            ),
+            what="the charts",
+        )
+        assert not severe_console_messages(driver)
+        assert driver.execute_script("return document.getElementById('chart-capability').hidden") is False
+        xs = driver.execute_script(
+            "return document.getElementById('chart-capability').data.map(t => t.x[0])"
+        )
+        assert len(xs) == 2 and all(x == pytest.approx(value) for x in xs)
+        cell = driver.execute_script("return document.getElementById('capability-0-0').textContent")
+        assert cell.startswith(f"perplexity {value:.2f}") and "corpus.txt" in cell
