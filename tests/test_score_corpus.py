@@ -290,3 +290,10 @@ def test_explorer_shows_capability_and_its_scatter_in_a_browser(project, tmp_pat
         assert len(xs) == 2 and all(x == pytest.approx(value) for x in xs)
         cell = driver.execute_script("return document.getElementById('capability-0-0').textContent")
         assert cell.startswith(f"perplexity {value:.2f}") and "corpus.txt" in cell
+
+
+def test_a_sentence_longer_than_the_model_takes_is_named_by_its_line():
+    lm = load_model(str(tiny_model_dir("gpt2")))
+    corpus = Corpus("long.txt", ("A short one.", " ".join(["word"] * 400)))
+    with pytest.raises(InputError, match=r"corpus long\.txt: sentence 2 is longer than"):
+        score_corpus(corpus, lm, cache=None, settings=ScoreSettings())

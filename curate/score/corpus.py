@@ -35,7 +35,9 @@ from curate.intervals import Estimate, bootstrap
 from curate.pairs import Pair
 from curate.score.cache import ScoreCache
 from curate.score.engine import ProgressCallback, score_pairs
+from curate.score.methods import METHODS
 from curate.score.models import LoadedModel
+from curate.score.plan import encode
 from curate.score.settings import ScoreSettings
 
 #: The method whose per-token numbers each kind of model is measured with.
@@ -181,6 +183,15 @@ def score_corpus(
 ) -> CorpusResult:
     """Score every sentence of ``corpus`` with ``lm`` through the score cache (resumable)."""
     method = CORPUS_METHODS[lm.kind]
+    too_long = [
+        i for i, s in enumerate(corpus.sentences) if len(encode(lm, s, METHODS[method])[0]) > lm.max_length
+    ]
+    if too_long:
+        raise InputError(
+            f"corpus {corpus.name}: sentence {too_long[0] + 1} is longer than the "
+            f"{lm.max_length} tokens that {lm.name} accepts ({len(too_long)} such sentences); "
+            "split or leave them out"
+        )
     result = score_pairs(
         corpus_pairs(corpus), lm, method, cache=cache, settings=settings, progress=progress
     )
