@@ -69,6 +69,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Revalidate flagged pairs with annotators in Label Studio: push tasks, pull the "
         "answers, tally decisions and agreement. Files live in annotations/rounds/ROUND/.",
     ),
+    "across": (
+        "across",
+        "One view of several models across benchmarks: every benchmark's headline metric with "
+        "its interval, capability, ranks, Kendall's tau between rankings and a combined score "
+        "with its definition.",
+    ),
     "instrument": (
         "instrument",
         "Reliability and validity of a benchmark as a measuring instrument, from the scores of "

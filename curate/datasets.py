@@ -202,3 +202,33 @@ def __getattr__(name: str) -> object:
     if name == "SUFFIXES":
         return benchmarks.suffixes()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: Corpora that ship offline, for ``curate score --corpus NAME``: name -> (the data source it
+#: is drawn from, what it is). Each is drawn from a benchmark's own file by
+#: :func:`named_corpus`, so no text is stored in the project.
+NAMED_CORPORA: dict[str, tuple[str, str]] = {
+    "stereoset-unrelated": (
+        "stereoset-dev",
+        "the unrelated options of StereoSet's dev set (intrasentence and intersentence), the "
+        "sentences its language-modelling score (LMS) ranks below the meaningful ones",
+    ),
+}
+
+
+def named_corpus(name: str, path: Path) -> tuple[str, ...]:
+    """The sentences of the named corpus ``name`` (:data:`NAMED_CORPORA`), read from ``path``
+    (its source's fetched file): every distinct ``unrelated`` option of the items, in file
+    order."""
+    if name not in NAMED_CORPORA:
+        raise UsageError(
+            f"unknown corpus {name!r}: give a text file (one sentence a line) or one of "
+            f"{', '.join(NAMED_CORPORA)}"
+        )
+    dataset = read_dataset(path)
+    found = [p.unrelated for p in dataset.pairs if p.unrelated]
+    found += [getattr(i, "unrelated", None) for i in dataset.intersentence]
+    sentences = tuple(dict.fromkeys(s.strip() for s in found if s and s.strip()))
+    if not sentences:
+        raise InputError(f"{path}: has no unrelated options to draw corpus {name!r} from")
+    return sentences

@@ -34,7 +34,7 @@ class Frontend:
     command that dispatches to it hands over its consoles (``out`` for results, ``err`` for
     progress and notes), how it prints JSON and a reader's warnings, and its progress runners
     (``prepare_scoring(dtype)``, ``run_scoring(run, unit=)``, ``run_comparison(run, unit=,
-    cached=)`` of :mod:`curate.commands.scoring`).
+    cached=)`` of :mod:`curate.commands.scoring`), and the corpus of ``--corpus``.
     """
 
     out: Any
@@ -44,6 +44,10 @@ class Frontend:
     prepare_scoring: Callable[[str | None], None]
     run_scoring: Callable[..., Any]
     run_comparison: Callable[..., Any]
+    #: ``curate score --corpus``: the corpus (:class:`curate.score.corpus.Corpus`) whose
+    #: (pseudo-)perplexity a route writes beside its metrics as ``capability``; a route that
+    #: does not measure it ignores it (the command then says so).
+    corpus: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +73,66 @@ class Scoring:
     score_file: Callable[..., None] | None = None
     diff_report: Callable[..., None] | None = None
     groups: Callable[[str], tuple[str, ...]] | None = None
+    #: The headline metrics of one output document (summary.json, or the own route's file),
+    #: for the cross-benchmark view (``curate across``): a list of :func:`headline` records.
+    #: ``None``: :func:`pair_headline`, which reads the shared pair route's summary.json (and
+    #: a document's own ``headline`` list, for a route that writes one).
+    headline: Callable[[dict[str, Any]], list[dict[str, Any]]] | None = None
+
+
+def headline(
+    metric: str,
+    value: float | None,
+    n: int,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    no_interval: str = "",
+    interval: str = "",
+    ideal: float | None = None,
+    better: str = "closer",
+    kind: str = "bias",
+) -> dict[str, Any]:
+    """One headline metric of a benchmark's output, as the cross-benchmark view reads it:
+    ``better`` is ``closer`` (to ``ideal``: a bias score, 50 for a preference rate),
+    ``higher`` or ``lower``; ``kind``: ``bias`` (combined across benchmarks), ``capability``
+    or ``mixed`` (StereoSet's ICAT); ``interval``: how the interval was computed."""
+    record: dict[str, Any] = {
+        "metric": metric, "value": value, "n": n, "better": better, "kind": kind,
+    }
+    if ideal is not None:
+        record["ideal"] = ideal
+    if low is not None and high is not None:
+        record.update(low=low, high=high, interval=interval)
+    elif no_interval:
+        record["no_interval"] = no_interval
+    return record
+
+
+def pair_headline(document: dict[str, Any]) -> list[dict[str, Any]]:
+    """The shared pair route's headline: the metric score (% of pairs preferring the more
+    stereotyping sentence, ideal 50) with the Wilson interval of biased / pairs, named by the
+    method; a document that lists its own ``headline`` records gives those instead."""
+    if isinstance(document.get("headline"), list):
+        return list(document["headline"])
+    summary = document.get("summary")
+    if not isinstance(summary, dict) or "metric_score" not in summary:
+        return []
+    from curate.intervals import proportion
+
+    interval = proportion(int(summary.get("biased", 0)), int(summary.get("pairs", 0)))
+    return [
+        headline(
+            str(document.get("method", "metric")),
+            summary["metric_score"],
+            int(summary.get("pairs", 0)),
+            low=None if interval.low is None else 100 * interval.low,
+            high=None if interval.high is None else 100 * interval.high,
+            no_interval=interval.no_interval,
+            interval="wilson (biased / pairs)",
+            ideal=50.0,
+        )
+    ]
 
 
 @dataclass(frozen=True, slots=True)

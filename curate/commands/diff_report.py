@@ -121,6 +121,13 @@ def diff_report(
         help="What stdout shows: text (the table, one record per row when it does not fit the "
         "width), json or csv (one row per column, full precision). The files are written alike.",
     ),
+    corpus_spec: str | None = typer.Option(
+        None,
+        "--corpus",
+        metavar="FILE|NAME",
+        help="Also give each model's (pseudo-)perplexity on a corpus (as curate score "
+        "--corpus), beside its columns in the report: a text file or stereoset-unrelated.",
+    ),
 ) -> None:
     """Score two versions with each model and report what the revision changed.
 
@@ -197,6 +204,13 @@ def diff_report(
     own = next(
         (b for b in map(benchmark_of, datasets) if b.scoring.diff_report is not None), None
     )
+    corpus = None
+    if corpus_spec is not None:
+        if own is not None:
+            raise UsageError(f"--corpus applies to pair files; score {own.title} with curate score --corpus")
+        from curate.release.corpora import load_corpus
+
+        corpus = load_corpus(corpus_spec, cfg)
     if own is not None:  # the benchmark's own metrics
         if methods:
             raise UsageError(
@@ -257,6 +271,8 @@ def diff_report(
             f"{user_text(run.model)} on {user_text(run.version)}: {s.pairs} pairs, {s.unique_jobs:,} distinct {s.unit}: "
             f"{s.cache_hits:,} from the cache, {s.computed:,} computed"
         )
+    if corpus is not None:
+        _add_capability(result.data, corpus, scoring, cache_path)
     if len(result.data["models"]) >= MIN_SUBJECTS:  # the "instrument quality" needs 3+ columns
         result.data["instrument"] = instrument_quality(
             before.pairs, after.pairs, result.data["models"]
@@ -280,6 +296,24 @@ def diff_report(
         + "; ".join(f"{c:,} {unit} and took {h:,} from the cache" for unit, (c, h) in units.items())
     )
     out.print("wrote " + ", ".join(user_text(p) for p in paths))
+
+
+def _add_capability(data: Any, corpus: Any, settings: Any, cache_path: Path | None) -> None:
+    """Each model's capability on ``corpus`` (through the cache), into its report sections."""
+    from curate.score.corpus import score_corpus
+    from curate.score.models import load_model
+
+    measured: dict[str, dict[str, Any]] = {}
+    for section in data["models"]:
+        name = section["model"]
+        if name not in measured:
+            lm = load_model(
+                name, device=settings.device, dtype=settings.dtype, lowercase=settings.lowercase
+            )
+            measured[name] = score_corpus(
+                corpus, lm, cache=cache_path, settings=settings
+            ).document()
+        section["capability"] = measured[name]
 
 
 class _SweepInputs:

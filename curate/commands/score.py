@@ -208,6 +208,20 @@ def score(
         "scores) instead of refusing them; they are listed on stderr and in summary.json.",
     ),
     encoding: str | None = ENCODING,
+    corpus_spec: str | None = typer.Option(
+        None,
+        "--corpus",
+        metavar="FILE|NAME",
+        help=literal_help(
+            "Also measure each model's language-modelling quality on a corpus, written into "
+            "its summary.json (stereoset.json) as capability, with a bootstrap interval over "
+            "sentences: perplexity for a causal LM (clm-sum's numbers), pseudo-perplexity for "
+            "a masked LM (pll's numbers; Salazar et al. 2020), through the same cache "
+            "(resumable). FILE: UTF-8 text, one sentence a line; NAME: stereoset-unrelated "
+            "(StereoSet dev's unrelated options, as its LMS uses; needs `curate fetch "
+            "stereoset-dev`)."
+        ),
+    ),
 ) -> None:
     """Score pairs with bias metrics of masked and causal language models.
 
@@ -231,7 +245,7 @@ def score(
         model_run={
             "--method": methods, "--batch-size": batch_size, "--threads": threads,
             "--device": device, "--dtype": dtype, "--cache": cache, "--no-cache": no_cache,
-            "--lowercase/--no-lowercase": lowercase,
+            "--lowercase/--no-lowercase": lowercase, "--corpus": corpus_spec,
         },
         import_only={"--import-source": import_source, "--import-prefer": prefer},
     )
@@ -287,12 +301,20 @@ def score(
     check_output_dir(out_dir)  # a folder that cannot be written fails now, not after scoring
     check_column_folders(out_dir, slugs)  # and so does a score file that is a link or an input
     cache_path = score_cache_path(cfg, cache, no_cache)
+    corpus = None
+    if corpus_spec is not None:
+        from curate.release.corpora import load_corpus
+
+        corpus = load_corpus(corpus_spec, cfg)
     scoring = benchmark_of(dataset).scoring
     route = scoring.score_file
     if route is not None:  # the benchmark's own methods and metrics
         if fmt is ResultFormat.csv:
             raise UsageError(f"--format csv applies to pair files; give text or json for {path.name}")
-        route(dataset, path, settings, slugs, out_dir, cache_path, fmt.value, frontend=frontend())
+        route(
+            dataset, path, settings, slugs, out_dir, cache_path, fmt.value,
+            frontend=frontend(corpus),
+        )
         return
     log_warnings(dataset.warnings)
     pairs = list(dataset.pairs)
@@ -314,6 +336,7 @@ def score(
             cache=cache_path,
             hooks=hooks,
             groups=scoring.groups,
+            corpus=corpus,
         ),
         unit="batches",
         scored=_report_scored,
@@ -326,6 +349,28 @@ def score(
         print_csv(_csv_rows(summaries))
         return
     _render(summaries, path.name, settings.threshold)
+    if corpus is not None:
+        _render_capability(summaries)
+
+
+def _render_capability(summaries: list[dict[str, Any]]) -> None:
+    """One line per model: its (pseudo-)perplexity on the corpus with the interval."""
+    seen: set[str] = set()
+    for s in summaries:
+        ability = s.get("capability")
+        if not ability or s["slug"] in seen:
+            continue
+        seen.add(s["slug"])
+        interval = (
+            f"[{ability['low']:.2f}, {ability['high']:.2f}]"
+            if "low" in ability
+            else f"({ability.get('no_interval', '')})"
+        )
+        out.print(
+            f"{escape(s['slug'])}: {ability['measure']} {ability['value']:.2f} {interval} on "
+            f"{escape(ability['corpus']['name'])} ({ability['corpus']['sentences']} sentences, "
+            f"{ability['tokens']} tokens; lower is better)"
+        )
 
 
 def _peer(method: Any) -> str:

@@ -157,9 +157,10 @@ def run_comparison(run: Callable[[VersionsProgress], T], *, unit: str, cached: s
             raise typer.Exit(130) from None
 
 
-def frontend() -> Frontend:
+def frontend(corpus: Any = None) -> Frontend:
     """The consoles and progress runners a benchmark's own score / diff-report route is lent
-    (:class:`curate.benchmarks.spec.Frontend`): the same ones the shared pair route uses."""
+    (:class:`curate.benchmarks.spec.Frontend`): the same ones the shared pair route uses
+    (``corpus``: of ``curate score --corpus``)."""
     from curate.commands.common import out, print_json, print_warnings
 
     return Frontend(
@@ -170,4 +171,5 @@ def frontend() -> Frontend:
         prepare_scoring=prepare_scoring,
         run_scoring=run_scoring,
         run_comparison=run_comparison,
+        corpus=corpus,
     )

@@ -87,7 +87,10 @@ def sweep(
     finished batch is stored in the score cache (the plan's cache, else the project's), so an
     interrupted sweep resumes where it stopped and a rerun computes nothing. A job that fails
     (a model that does not load, a method that does not fit it) is reported and the others go
-    on; the exit code is then 1.
+    on; the exit code is then 1. A version of a benchmark with its own scoring route (a
+    StereoSet file) is scored through that route, as curate score does (stereoset.json). With
+    the plan's corpus, each model's (pseudo-)perplexity on it goes into every summary.json of
+    the model and into sweep.json; curate across then compares the models across benchmarks.
     """
     from curate.sweep.plan import load_plan
 
@@ -125,7 +128,20 @@ def sweep(
         print_csv(_json(outcome))
     else:
         _render(outcome)
-    if outcome.failed:
+        for column in outcome.own:  # the columns of a benchmark's own route (StereoSet)
+            if column["status"] == "ok":
+                err.print(
+                    f"{escape(column['model'])} {escape(column['method'])} on "
+                    f"{escape(column['version'])} ({escape(column['benchmark'])}'s own route): "
+                    f"wrote {escape(column['path'])}/{escape(column['file'])}"
+                )
+    own_failed = [c for c in outcome.own if c["status"] == "failed"]
+    for column in own_failed:
+        err.print(
+            f"[red]failed:[/] {escape(column['model'])} ({escape(column['version'])}): "
+            f"{escape(column['reason'])}"
+        )
+    if outcome.failed or own_failed:
         grouped: dict[tuple[str, str], list[str]] = {}
         for status in outcome.failed:
             job = status.job
@@ -215,16 +231,31 @@ def _render(outcome: Any) -> None:
         title="Sweep: % of pairs preferring the more stereotyping sentence (95% Wilson interval)",
         title_justify="left",
     )
-    for name in ("version", "model", "method", "status", "pairs", "metric [95% CI]"):
+    capable = any(s.summary and "capability" in s.summary for s in outcome.jobs)
+    names = ["version", "model", "method", "status", "pairs", "metric [95% CI]"]
+    for name in names + (["capability [95% CI]"] if capable else []):
         table.add_column(name, justify="right" if name in ("pairs",) else "left")
     for status in outcome.jobs:
         job = status.job
         pairs = str(status.summary["summary"]["pairs"]) if status.summary else ""
         metric = _interval(status.summary) if status.summary else "-"
-        table.add_row(
+        cells = [
             escape(job.version), escape(job.model), escape(job.method), status.status, pairs, metric
-        )
+        ]
+        if capable:
+            cells.append(_capability((status.summary or {}).get("capability")))
+        table.add_row(*cells)
     print_table(table, out)
+
+
+def _capability(record: dict[str, Any] | None) -> str:
+    """``perplexity 2328.14 [2083.20, 2821.51]`` (the plan's corpus), or a dash."""
+    if not record or record.get("value") is None:
+        return "-"
+    text = f"{record['measure']} {record['value']:.2f}"
+    if "low" in record:
+        return text + f" [{record['low']:.2f}, {record['high']:.2f}]"
+    return text + f" ({record.get('no_interval', '')})"
 
 
 def _json(outcome: Any) -> list[dict[str, Any]]:

@@ -339,6 +339,8 @@ def build_explore_data(
                 "counted": str(sets[0].provenance.get("counted", "")),
                 # set by the caller that writes tokens/<i>.js for the model
                 "tokens": False,
+                # curate score --corpus: the model's (pseudo-)perplexity beside its metric
+                **_capability(sets[0].provenance),
             }
             for i, sets in enumerate(models)
         ],
@@ -347,6 +349,21 @@ def build_explore_data(
         "rounds": [r.name for r in rounds],
         "threshold": {"default": DEFAULT_THRESHOLD, "min": 0.0, "max": 20.0, "step": 0.5},
         "rows": rows,
+    }
+
+
+def _capability(provenance: dict[str, Any]) -> dict[str, Any]:
+    """The model's capability on a corpus (``curate score --corpus``), as the page shows it."""
+    record = provenance.get("capability")
+    if not isinstance(record, dict) or record.get("value") is None:
+        return {}
+    corpus = record.get("corpus") if isinstance(record.get("corpus"), dict) else {}
+    keys = ("measure", "value", "low", "high", "no_interval")
+    return {
+        "capability": {
+            **{k: record[k] for k in keys if k in record},
+            "corpus": str(corpus.get("name", "")),
+        }
     }
 
 

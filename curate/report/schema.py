@@ -192,6 +192,8 @@ class ModelSection(Comparison):
     method: NotRequired[str]
     provenance: dict[str, Any]
     compute: ComputeSection
+    #: ``diff-report --corpus``: the model's (pseudo-)perplexity on a corpus.
+    capability: NotRequired[dict[str, Any]]
 
 
 class RobustFlip(TypedDict):

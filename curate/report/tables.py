@@ -84,6 +84,16 @@ def pair_ids(rows: Sequence[PairEntry] | Sequence[EditedEntry]) -> str:
     return ", ".join(str(r["pair_id"]) for r in rows) or "none"
 
 
+def _capability(record: Any) -> str:
+    """A model's (pseudo-)perplexity on the corpus with its interval, or a dash."""
+    if not record or record.get("value") is None:
+        return "–"
+    text = f"{record['measure']} {record['value']:.2f}"
+    if record.get("low") is not None:
+        text += f" [{record['low']:.2f}, {record['high']:.2f}]"
+    return text + f" on {record.get('corpus', {}).get('name', '')}"
+
+
 def overview_rows(data: Report) -> list[tuple[str, list[str]]]:
     """The rows of the models-compared table (a column per model), shared by md and html."""
     level = confidence_percent(data)
@@ -110,6 +120,8 @@ def overview_rows(data: Report) -> list[tuple[str, list[str]]]:
                 ],
             )
         )
+    if any("capability" in m for m in models):  # diff-report --corpus
+        rows.append(("capability (lower is better)", [_capability(m.get("capability")) for m in models]))
     rows += [
         ("ties before / after", [f"{m['before']['ties']} / {m['after']['ties']}" for m in models]),
         (

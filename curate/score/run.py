@@ -22,6 +22,7 @@ from curate import __version__
 from curate.formats.dataset import BadRow
 from curate.pairs import Pair
 from curate.score.cache import ScoreCache, open_cache
+from curate.score.corpus import Corpus, score_corpus
 from curate.score.engine import ProgressCallback, ScoreResult, score_pairs
 from curate.score.files import write_score_column
 from curate.score.methods import METHODS, Method, methods_for_model
@@ -144,15 +145,18 @@ def score_summary(
     data: Mapping[str, Any],
     threshold: float,
     groups: Callable[[str], tuple[str, ...]] | None = None,
+    capability: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The summary.json document of one (model, method) result (``groups``: the benchmark's
-    larger groups of bias types, :func:`curate.score.metrics.summarize`)."""
+    larger groups of bias types, :func:`curate.score.metrics.summarize`; ``capability``: the
+    model's quality on a corpus, :mod:`curate.score.corpus`, beside the bias metrics)."""
     return {
         "tool": f"curate {__version__}",
         "data": dict(data),
         **result.provenance(),
         **model_location(result.model),
         "summary": summarize(result.scores, threshold=threshold, groups=groups),
+        **({"capability": dict(capability)} if capability is not None else {}),
     }
 
 
@@ -166,11 +170,14 @@ def score_dataset(
     cache: ScoreCache | Path | str | None = None,
     hooks: ScoreHooks | None = None,
     groups: Callable[[str], tuple[str, ...]] | None = None,
+    corpus: Corpus | None = None,
 ) -> list[ScoreOutput]:
     """Score ``pairs`` with every model (``{output name: model name or path}``) and each of
     its methods (``settings.methods``, else the model kind's defaults), writing
     ``scores.csv`` and ``summary.json`` per (model, method) under ``out_dir`` (``groups``: the
-    benchmark's larger groups of bias types, summed up as more rows of the summary)."""
+    benchmark's larger groups of bias types, summed up as more rows of the summary;
+    ``corpus``: also measure each model's (pseudo-)perplexity on it, written into every
+    summary.json of the model as ``capability``)."""
     hooks = hooks or ScoreHooks()
     plans = plan_models(models, settings.methods)
     outputs: list[ScoreOutput] = []
@@ -184,14 +191,35 @@ def score_dataset(
                     dtype=settings.dtype,
                     lowercase=settings.lowercase,
                 )
+            ability = (
+                measure_corpus(corpus, plan.slug, lm, store, settings, hooks)
+                if corpus is not None
+                else None
+            )
             for method in plan.methods:
                 outputs.append(
                     _score_one(
-                        pairs, plan.slug, lm, method, settings, data, out_dir, store, hooks, groups
+                        pairs, plan.slug, lm, method, settings, data, out_dir, store, hooks,
+                        groups, ability,
                     )
                 )
             del lm
     return outputs
+
+
+def measure_corpus(
+    corpus: Corpus,
+    slug: str,
+    lm: LoadedModel,
+    store: ScoreCache,
+    settings: ScoreSettings,
+    hooks: ScoreHooks | None = None,
+) -> dict[str, Any]:
+    """The model's capability record on ``corpus`` (through the cache, with progress)."""
+    start = hooks.start if hooks is not None else None
+    unit = "sentences" if lm.kind == "causal" else "masked tokens"
+    progress = start(slug, f"corpus {corpus.name}", unit) if start else None
+    return score_corpus(corpus, lm, cache=store, settings=settings, progress=progress).document()
 
 
 def _score_one(
@@ -205,11 +233,12 @@ def _score_one(
     store: ScoreCache,
     hooks: ScoreHooks,
     groups: Callable[[str], tuple[str, ...]] | None = None,
+    capability: Mapping[str, Any] | None = None,
 ) -> ScoreOutput:
     unit = "sentences" if method.one_pass else "masked tokens"
     progress = hooks.start(slug, method.name, unit) if hooks.start else None
     result = score_pairs(pairs, lm, method, cache=store, settings=settings, progress=progress)
-    summary = score_summary(result, data, settings.threshold, groups)
+    summary = score_summary(result, data, settings.threshold, groups, capability)
     target = output_directory(out_dir, slug, method.name)
     write_score_column(result.scores, summary, target)
     output = ScoreOutput(slug, result, summary, target, lm.device.type)

@@ -61,6 +61,8 @@ class Group:
     #: Resources of its Ray task.
     num_cpus: float = 1.0
     num_gpus: float = 0.0
+    #: The plan's corpus (:class:`curate.score.corpus.Corpus`): measured once per model.
+    corpus: Any = None
 
     def jobs(self) -> list[Job]:
         """The group's jobs in the order the worker runs them."""
@@ -82,6 +84,13 @@ class Rows:
 
 
 @dataclass(frozen=True)
+class Measured:
+    """The model's capability on the plan's corpus (the ``capability`` record of summary.json)."""
+
+    capability: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class Scored:
     """A job is done: its result (scores, provenance, how much was computed)."""
 
@@ -97,7 +106,7 @@ class Failed:
     reason: str
 
 
-Event = Loaded | Rows | Scored | Failed
+Event = Loaded | Rows | Measured | Scored | Failed
 #: Called in the worker after each batch's rows are handed over (tests kill the worker there).
 BatchHook = Callable[[], None]
 
@@ -169,6 +178,17 @@ def _work(
             outbox.put(Failed(None, str(exc)))
             return
         outbox.put(Loaded())
+        if group.corpus is not None:
+            from curate.score.corpus import score_corpus
+
+            try:
+                measured = score_corpus(
+                    group.corpus, lm, cache=cache, settings=settings, progress=progress
+                )
+            except CurateError as exc:
+                outbox.put(Failed(None, f"corpus {group.corpus.name}: {exc}"))
+                return
+            outbox.put(Measured(measured.document()))
         for version in group.versions:
             for method in group.methods:
                 job = Job(group.label, method, version.label)

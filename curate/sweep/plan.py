@@ -7,6 +7,9 @@ A plan is checked whole before anything is loaded or scored, and every mistake i
     cache = ".curate-cache/scores.sqlite"   # optional: the project's score cache by default
     batch-size = 32                         # optional defaults for every model
     threshold = 5
+    corpus = "corpus.txt"                   # optional: each model's (pseudo-)perplexity on
+                                            # a text file (relative to the plan) or a named
+                                            # corpus (stereoset-unrelated), as score --corpus
 
     [[model]]
     name = "bert-base-uncased"              # hub id or a directory (relative to the plan file)
@@ -84,6 +87,8 @@ class SweepPlan:
     threads: int | None = None
     threshold: float | None = None
     max_retries: int = 2
+    #: ``corpus`` as the plan wrote it (a file relative to the plan, or a named corpus).
+    corpus: str | None = None
 
 
 def _positive_int(v: Any) -> bool:
@@ -107,6 +112,7 @@ _TOP: dict[str, Check] = {
     "threads": ("threads", _positive_int, "a positive integer"),
     "threshold": ("threshold", _number, "a non-negative number"),
     "max-retries": ("max_retries", lambda v: _number(v) and isinstance(v, int), "an integer >= 0"),
+    "corpus": ("corpus", _string, "a text file or a named corpus"),
     "model": ("model", lambda v: isinstance(v, list), "an array of tables ([[model]])"),
     "version": ("version", lambda v: isinstance(v, list), "an array of tables ([[version]])"),
 }
@@ -267,4 +273,5 @@ def load_plan(path: Path | str) -> SweepPlan:
         threads=values.get("threads"),
         threshold=float(values["threshold"]) if "threshold" in values else None,
         max_retries=values.get("max_retries", 2),
+        corpus=values.get("corpus"),
     )

@@ -13,13 +13,23 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from curate import __version__
 from curate.errors import CurateError, InputError
-from curate.sweep.jobs import BatchHook, Failed, Group, Job, Loaded, Rows, Scored, VersionData
+from curate.sweep.jobs import (
+    BatchHook,
+    Failed,
+    Group,
+    Job,
+    Loaded,
+    Measured,
+    Rows,
+    Scored,
+    VersionData,
+)
 from curate.sweep.plan import ModelSpec, PlanError, SweepPlan
 
 #: The file of the sweep's own summary, at the output root.
@@ -46,6 +56,8 @@ class SweepOutcome:
 
     output: Path
     jobs: list[JobStatus]
+    #: sweep.json entries of the columns scored by a benchmark's own route (StereoSet).
+    own: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def failed(self) -> list[JobStatus]:
@@ -92,33 +104,55 @@ def _methods(model: ModelSpec) -> tuple[tuple[str, ...], dict[str, str]]:
     return tuple(fit), unfit
 
 
+@dataclass(frozen=True)
+class OwnRouteVersion:
+    """A version of a benchmark with its own scoring route (StereoSet): the driver runs the
+    benchmark's route per model after the pair jobs (:func:`run_own_routes`)."""
+
+    label: str
+    path: Path
+    dataset: Any
+    benchmark: Any
+
+
 def _read_versions(
     plan: SweepPlan,
-) -> list[tuple[VersionData, dict[str, str], Callable[[str], tuple[str, ...]] | None]]:
-    """Each version's pairs (what workers get), its data record and its benchmark's groups."""
+) -> tuple[
+    list[tuple[VersionData, dict[str, str], Callable[[str], tuple[str, ...]] | None]],
+    list[OwnRouteVersion],
+    dict[str, str],
+]:
+    """Each pair version's pairs (what workers get), its data record and its benchmark's
+    groups; the versions a benchmark scores with its own route; each version's benchmark."""
     from curate.benchmarks import benchmark_of
     from curate.datasets import read_dataset
     from curate.score.run import data_info
 
     versions = []
+    own: list[OwnRouteVersion] = []
+    names: dict[str, str] = {}
     for version in plan.versions:
         try:
             dataset = read_dataset(version.path, version.input_format)
         except CurateError as exc:
             raise PlanError(f"{plan.source}: version {version.label}: {exc}") from None
         benchmark = benchmark_of(dataset)
+        names[version.label] = benchmark.name
         if not benchmark.scoring.pair_methods:
-            raise PlanError(
-                f"{plan.source}: version {version.label}: {version.path} is a {benchmark.title} "
-                f"file; a sweep scores pair datasets (score {benchmark.title} with curate score)"
-            )
+            if benchmark.scoring.score_file is None:
+                raise PlanError(
+                    f"{plan.source}: version {version.label}: {version.path} is a "
+                    f"{benchmark.title} file, which has no scoring route"
+                )
+            own.append(OwnRouteVersion(version.label, version.path, dataset, benchmark))
+            continue
         pairs = tuple(dataset.pairs)
         if not pairs:
             raise InputError(f"{version.path}: no pairs to score (the file has no rows)")
         versions.append(
             (VersionData(version.label, pairs), data_info(version.path), benchmark.scoring.groups)
         )
-    return versions
+    return versions, own, names
 
 
 def same_model(name: str) -> Callable[[str], bool]:
@@ -149,7 +183,7 @@ def column_directory(output: Path, job: Job) -> Path:
 
 
 def plan_groups(
-    plan: SweepPlan, versions: list[VersionData], engine: str
+    plan: SweepPlan, versions: list[VersionData], engine: str, corpus: Any = None
 ) -> tuple[list[Group], dict[Job, JobStatus], list[Job]]:
     """The group of each model with a method to run, every job's starting status (failed at
     once when its method does not fit or the model's config does not load), in plan order."""
@@ -175,6 +209,7 @@ def plan_groups(
                     settings=_settings(plan, model, threads),
                     num_cpus=model.num_cpus,
                     num_gpus=model.num_gpus,
+                    corpus=corpus,
                 )
             )
     return groups, statuses, order
@@ -210,10 +245,12 @@ def run_sweep(
         max_retries=plan.max_retries,
         connect_timeout=connect_timeout,
     )
-    versions = _read_versions(plan)
+    versions, own_versions, benchmark_names = _read_versions(plan)
+    corpus = _plan_corpus(plan)
     data = {v.label: info for v, info, _ in versions}
     bias_groups = {v.label: groups for v, _, groups in versions}
-    groups, statuses, order = plan_groups(plan, [v for v, _, _ in versions], engine)
+    groups, statuses, order = plan_groups(plan, [v for v, _, _ in versions], engine, corpus)
+    capabilities: dict[str, dict[str, Any]] = {}
     if on_plan is not None:
         on_plan([statuses[j] for j in order])
 
@@ -236,10 +273,13 @@ def run_sweep(
                     for job in group.jobs():
                         if statuses[job].status == "pending":
                             update(job, status="running")
+                elif isinstance(event, Measured):
+                    capabilities[group.label] = event.capability
                 elif isinstance(event, Scored):
                     version = event.job.version
                     summary = score_summary(
-                        event.result, data[version], threshold, bias_groups[version]
+                        event.result, data[version], threshold, bias_groups[version],
+                        capabilities.get(group.label),
                     )
                     target = column_directory(plan.output, event.job)
                     write_score_column(event.result.scores, summary, target)
@@ -259,12 +299,105 @@ def run_sweep(
     for status in statuses.values():
         if status.status in ("pending", "running"):
             update(status.job, status="failed", reason="the worker ended without a result")
+    own_columns = run_own_routes(plan, own_versions, corpus, engine)
     versions_order = {v.label: i for i, v in enumerate(plan.versions)}
     models_order = {m.label: i for i, m in enumerate(plan.models)}
     order.sort(key=lambda j: (versions_order[j.version], models_order[j.model]))
-    outcome = SweepOutcome(plan.output, [statuses[j] for j in order])
-    write_summary_json(sweep_document(plan, outcome, data), plan.output / SWEEP_JSON)
+    outcome = SweepOutcome(plan.output, [statuses[j] for j in order], own_columns)
+    write_summary_json(
+        sweep_document(plan, outcome, data, benchmark_names, capabilities),
+        plan.output / SWEEP_JSON,
+    )
     return outcome
+
+
+def _plan_corpus(plan: SweepPlan) -> Any:
+    """The plan's corpus (``corpus`` key), read before any model is loaded."""
+    if plan.corpus is None:
+        return None
+    from curate.config import load_config
+    from curate.release.corpora import load_corpus
+
+    try:
+        return load_corpus(plan.corpus, load_config(), base=plan.source.parent)
+    except CurateError as exc:
+        raise PlanError(f"{plan.source}: corpus: {exc}") from None
+
+
+def _quiet_frontend(corpus: Any) -> Any:
+    """What a benchmark's own route is lent in a sweep: consoles that print nothing (the sweep
+    shows its own progress and writes sweep.json) and progress runners without bars."""
+    import io
+
+    from rich.console import Console
+
+    from curate.benchmarks.spec import Frontend
+
+    def run(work: Callable[[Any], Any], **_: Any) -> Any:
+        from curate.score.run import ScoreHooks
+
+        return work(ScoreHooks())
+
+    silent = Console(file=io.StringIO())
+    return Frontend(
+        out=silent,
+        err=silent,
+        print_json=lambda _: None,
+        print_warnings=lambda _: None,
+        prepare_scoring=lambda _: None,
+        run_scoring=run,
+        run_comparison=run,
+        corpus=corpus,
+    )
+
+
+def run_own_routes(
+    plan: SweepPlan, versions: list[OwnRouteVersion], corpus: Any, engine: str
+) -> list[dict[str, Any]]:
+    """Score each own-route version (StereoSet) with each model through the benchmark's own
+    ``curate score`` route, in the driver (after the pair jobs; the driver is then the one
+    writer of the cache), into ``<output>/<version>/<model>/<method>/``. Returns the
+    sweep.json entries of the columns written (read back from the files the route wrote)."""
+    import json
+
+    from curate.score.run import data_info
+    from curate.score.settings import ScoreSettings
+
+    columns: list[dict[str, Any]] = []
+    for version in versions:
+        target = plan.output / version.label
+        for model in plan.models:
+            settings = _settings(plan, model, plan.threads).with_overrides(
+                models=(model.name,), methods=ScoreSettings().methods
+            )
+            entry = {
+                "version": version.label,
+                "data": data_info(version.path),
+                "model": model.label,
+                "model_name": model.name,
+                "benchmark": version.benchmark.name,
+            }
+            try:
+                version.benchmark.scoring.score_file(
+                    version.dataset, version.path, settings, [model.label], target,
+                    plan.cache, "json", frontend=_quiet_frontend(corpus),
+                )
+            except CurateError as exc:
+                columns.append({**entry, "method": ANY_METHOD, "status": "failed", "reason": str(exc)})
+                continue
+            for path in sorted(target.glob(f"{model.label}/*/*.json")):
+                document = json.loads(path.read_text(encoding="utf-8"))
+                columns.append(
+                    {
+                        **entry,
+                        "method": document.get("method", path.parent.name),
+                        "status": "ok",
+                        "path": path.parent.relative_to(plan.output).as_posix(),
+                        "file": path.name,
+                        **({"capability": document["capability"]} if "capability" in document else {}),
+                    }
+                )
+    return columns
 
 
 def wilson_interval(successes: int, n: int) -> tuple[float, float] | None:
@@ -278,9 +411,16 @@ def wilson_interval(successes: int, n: int) -> tuple[float, float] | None:
 
 
 def sweep_document(
-    plan: SweepPlan, outcome: SweepOutcome, data: dict[str, dict[str, str]]
+    plan: SweepPlan,
+    outcome: SweepOutcome,
+    data: dict[str, dict[str, str]],
+    benchmarks: dict[str, str] | None = None,
+    capabilities: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """sweep.json: every column with its status and metric (deterministic: no timings)."""
+    """sweep.json: every column with its status, benchmark and metric (deterministic: no
+    timings), then the columns of the benchmarks' own routes, and each model's capability on
+    the plan's corpus."""
+    benchmarks = benchmarks or {}
     columns = []
     names = {m.label: m.name for m in plan.models}
     for status in outcome.jobs:
@@ -292,6 +432,7 @@ def sweep_document(
             "model_name": names[job.model],
             "method": job.method,
             "status": "failed" if status.status == "failed" else "ok",
+            **({"benchmark": benchmarks[job.version]} if job.version in benchmarks else {}),
         }
         if status.status == "failed":
             entry["reason"] = status.reason
@@ -301,6 +442,7 @@ def sweep_document(
             entry.update(
                 {
                     "path": status.directory.relative_to(outcome.output).as_posix(),
+                    "file": "summary.json",
                     "pairs": summary["pairs"],
                     "metric_score": summary["metric_score"],
                     "ci95": list(interval) if interval else None,
@@ -308,11 +450,19 @@ def sweep_document(
                 }
             )
         columns.append(entry)
+    columns.extend(outcome.own)
+    document_capabilities = dict(capabilities or {})
+    for c in outcome.own:  # a model whose pair jobs did not run: its own route measured it
+        if "capability" in c:
+            document_capabilities.setdefault(c["model"], c["capability"])
     return {
         "tool": f"curate {__version__}",
         "plan": plan.source.name,
         # where the plan is from here, so `curate diff-report --sweep <output>` finds it
         "plan_path": Path(os.path.relpath(plan.source.resolve(), plan.output.resolve())).as_posix(),
-        "columns": columns,
-        "failed": sum(1 for s in outcome.jobs if s.status == "failed"),
+        "columns": [{k: v for k, v in c.items() if k != "capability"} for c in columns],
+        **({"corpus": plan.corpus} if plan.corpus is not None else {}),
+        **({"capability": document_capabilities} if document_capabilities else {}),
+        "failed": sum(1 for s in outcome.jobs if s.status == "failed")
+        + sum(1 for c in outcome.own if c["status"] == "failed"),
     }

@@ -43,6 +43,7 @@ GUIDE = {
     "score": "commands/score.md",
     "diff-report": "commands/score.md",
     "sweep": "commands/sweep.md",
+    "across": "commands/across.md",
     "explore": "commands/explore.md",
     "instrument": "commands/instrument.md",
 }

@@ -10,6 +10,7 @@ from typing import Any
 
 from curate.benchmarks.spec import Benchmark, Scoring
 from curate.benchmarks.stereoset.columns import COLUMNS, DOMAINS
+from curate.benchmarks.stereoset.headline import stereoset_headline
 from curate.benchmarks.stereoset.io import FORMATS, SUFFIXES, detect, read, write
 from curate.benchmarks.stereoset.items import StereoSetItem
 from curate.benchmarks.stereoset.lint import PROFILE
@@ -59,6 +60,7 @@ BENCHMARK = Benchmark(
         choice="stereoset-mlm (masked LMs) or stereoset-clm (causal LMs), chosen by the model",
         score_file=_score_file,
         diff_report=_diff_report,
+        headline=stereoset_headline,
     ),
     stats=stereoset_stats,
     report_section=render_stats,

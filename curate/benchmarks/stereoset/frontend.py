@@ -48,6 +48,7 @@ def score_stereoset_file(
             out_dir=out_dir,
             cache=cache_path,
             hooks=hooks,
+            corpus=frontend.corpus,
         ),
         unit="chunks",
     )

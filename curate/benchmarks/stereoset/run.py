@@ -40,9 +40,10 @@ from curate.errors import InputError, UsageError
 from curate.fileio import write_file_set
 from curate.formats.dataset import Dataset
 from curate.score.cache import ScoreCache, open_cache
+from curate.score.corpus import Corpus
 from curate.score.methods import METHODS, Method
 from curate.score.models import LoadedModel, load_model
-from curate.score.run import ScoreHooks, plan_models
+from curate.score.run import ScoreHooks, measure_corpus, plan_models
 from curate.score.settings import ScoreSettings
 
 #: The StereoSet method of each kind of model.
@@ -328,9 +329,11 @@ def score_stereoset(
     out_dir: Path,
     cache: ScoreCache | Path | str | None = None,
     hooks: ScoreHooks | None = None,
+    corpus: Corpus | None = None,
 ) -> list[StereoSetOutput]:
     """Score a StereoSet dataset with every model (``{output name: model}``) and write
-    ``<out>/<model>/<method>/stereoset.json`` and ``scores.csv``."""
+    ``<out>/<model>/<method>/stereoset.json`` and ``scores.csv`` (``corpus``: also the model's
+    (pseudo-)perplexity on it, as ``capability`` in stereoset.json)."""
     hooks = hooks or ScoreHooks()
     plans = plan_models(models, ())
     methods = [stereoset_methods(settings.methods, p.kind, p.name) for p in plans]
@@ -340,8 +343,18 @@ def score_stereoset(
             loading = hooks.loading(plan.name) if hooks.loading else contextlib.nullcontext()
             with loading:
                 lm = load_model(plan.name, device=settings.device, dtype=settings.dtype, lowercase=settings.lowercase)
+            ability = (
+                measure_corpus(corpus, plan.slug, lm, store, settings, hooks)
+                if corpus is not None
+                else None
+            )
             for method in model_methods:
-                outputs.append(_score_one(dataset, lm, plan.slug, method, store, settings, data, out_dir, hooks))
+                outputs.append(
+                    _score_one(
+                        dataset, lm, plan.slug, method, store, settings, data, out_dir, hooks,
+                        ability,
+                    )
+                )
             del lm
     return outputs
 
@@ -356,6 +369,7 @@ def _score_one(
     data: Mapping[str, str],
     out_dir: Path,
     hooks: ScoreHooks,
+    capability: Mapping[str, Any] | None = None,
 ) -> StereoSetOutput:
     """Score the dataset with one model and method, and write its two files."""
     items, notes = scored_items(dataset, lm.kind, method=method, lm=lm)
@@ -372,6 +386,8 @@ def _score_one(
     )
     results = stereoset_results(scored)
     document = stereoset_document(lm, method, results, data, notes)
+    if capability is not None:
+        document["capability"] = dict(capability)
     target = Path(out_dir) / slug / method.name
     write_file_set(target, {  # as one set
         "scores.csv": scores_csv(scored),

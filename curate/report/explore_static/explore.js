@@ -390,6 +390,13 @@
     });
     return out;
   }
+  // curate score --corpus: each model's (pseudo-)perplexity on a corpus, beside its metric
+  const HAS_CAPABILITY = MODELS.some((m) => m.capability);
+  function capabilityText(c) {
+    if (!c) return "";
+    const interval = c.low !== undefined ? ` [${fmt(c.low, 2)}, ${fmt(c.high, 2)}]` : c.no_interval ? ` (${c.no_interval})` : "";
+    return `${c.measure} ${fmt(c.value, 2)}${interval} on ${c.corpus}`;
+  }
   let sharesSized = false;
   function renderShares(summary, t) {
     const table = $("shares");
@@ -398,6 +405,7 @@
       el("th", { text: "metric score %" }),
       ...LABELS.map((l) => el("th", { text: `${l} % (\u00b1${t}%)` })),
       ...(NV === 2 ? [el("th", { text: "flips" })] : []),
+      ...(HAS_CAPABILITY ? [el("th", { text: "capability (lower is better)" })] : []),
     ]);
     const rows = [head];
     for (const s of summary) {
@@ -407,6 +415,7 @@
         ...LABELS.map((l, i) => el("td", { id: `share-${s.m}-${s.v}-${l}`, "data-value": String(s.shares[i]), text: fmt(s.shares[i], 2) })),
       ];
       if (NV === 2) cells.push(el("td", { id: `flips-${s.m}-${s.v}`, text: s.flips === null ? "" : String(s.flips) }));
+      if (HAS_CAPABILITY) cells.push(el("td", { id: `capability-${s.m}-${s.v}`, text: capabilityText(MODELS[s.m].capability) }));
       rows.push(el("tr", null, cells));
     }
     table.replaceChildren(...rows);
@@ -501,7 +510,7 @@
     for (const id of ["chart-threshold", "chart-metric", "chart-curves"]) $(id).classList.toggle("wide", many);
     $("chart-heat").parentElement.classList.toggle("wide", many);
     if (!summary.length) {
-      for (const id of ["chart-threshold", "chart-metric", "chart-heat", "chart-curves", "chart-radar"]) window.Plotly.purge(id);
+      for (const id of ["chart-threshold", "chart-metric", "chart-heat", "chart-curves", "chart-radar", "chart-capability"]) window.Plotly.purge(id);
       $("charts-note").textContent = "No column is ticked in the picker: tick one to draw the charts.";
       return;
     }
@@ -548,6 +557,7 @@
     drawHeat(summary, types, typeValue, typeCounts);
     drawCurves(t);
     drawRadar(summary, types);
+    drawCapability(summary);
     const chart = $("chart-metric");
     if (!chart.dataset.bound) {
       chart.dataset.bound = "1";
@@ -612,6 +622,32 @@
     renderHead();
     refresh();
     $("pairs").scrollIntoView();
+  }
+  /** Bias against capability (curate score --corpus): each column's metric against its model's
+   * (pseudo-)perplexity on the corpus, one dot per (column, version). */
+  function drawCapability(summary) {
+    const shown = summary.filter((s) => MODELS[s.m].capability && s.metric !== null);
+    if (!HAS_CAPABILITY || !shown.length) {
+      $("chart-capability").hidden = true;
+      return;
+    }
+    $("chart-capability").hidden = false;
+    const traces = shown.map((s) => {
+      const c = MODELS[s.m].capability;
+      return {
+        type: "scatter", mode: "markers", name: plotText(groupName(s)), x: [c.value], y: [s.metric],
+        marker: { color: columnColor(s.m), symbol: columnSymbol(s.m, s.v), size: 11 }, opacity: opacity(s.m),
+        error_x: c.low !== undefined ? { type: "data", symmetric: false, array: [c.high - c.value], arrayminus: [c.value - c.low], color: columnColor(s.m), thickness: 1 } : undefined,
+        hovertemplate: `${plotText(groupName(s))}<br>${plotText(c.measure)} %{x:.2f} on ${plotText(c.corpus)}<br>metric %{y:.1f}%<extra></extra>`,
+      };
+    });
+    window.Plotly.react("chart-capability", traces, {
+      title: { text: "Bias against capability<br><sub>x: (pseudo-)perplexity on the corpus, lower is better; y: metric, 50 = no preference</sub>", font: { size: 14 } },
+      xaxis: { title: { text: plotText(shown.map((s) => MODELS[s.m].capability.measure).filter((v, i, a) => a.indexOf(v) === i).join(" / ")) } },
+      yaxis: { title: { text: "% preferring sent_more" } },
+      shapes: [{ type: "line", xref: "paper", x0: 0, x1: 1, y0: 50, y1: 50, line: { dash: "dot", color: "#59636e" } }],
+      showlegend: true, height: 420,
+    }, CONFIG);
   }
   /** Murphy's radar: per column, the metric score of each bias type (last version). */
   function drawRadar(summary, types) {
