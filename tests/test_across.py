@@ -30,12 +30,13 @@ MODELS = 4
 def _mirror() -> Path:
     mirror = os.environ.get("CURATE_DATA_MIRROR")
     if not mirror or not (Path(mirror) / "stereoset_dev.json").is_file():
-        pytest.skip("no data mirror with stereoset_dev.json and winobias/")
+        pytest.skip("no data mirror with stereoset_dev.json, winobias/ and winogender/")
     return Path(mirror)
 
 
 def _subsets(mirror: Path, target: Path) -> dict[str, Path]:
-    """Slices of the three shared datasets, so that 4 models score them in seconds."""
+    """Slices of the shared datasets (WinoGender whole), so that 4 models score them in
+    seconds."""
     crows = read_dataset(mirror / "crows_pairs_anonymized.csv")
     write_pairs(list(crows.pairs)[:60], target / "crows.csv")
     document = json.loads((mirror / "stereoset_dev.json").read_text(encoding="utf-8"))
@@ -48,7 +49,14 @@ def _subsets(mirror: Path, target: Path) -> dict[str, Path]:
         lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
         keep = lines if "occupations" in path.name or path.name == "LICENSE" else lines[:30]
         (winobias / path.name).write_text("".join(keep), encoding="utf-8")
-    return {"crows": target / "crows.csv", "stereoset": target / "stereoset.json", "winobias": winobias}
+    winogender = target / "winogender"  # whole: 240 pairs, seconds for a tiny model
+    shutil.copytree(mirror / "winogender", winogender)
+    return {
+        "crows": target / "crows.csv",
+        "stereoset": target / "stereoset.json",
+        "winobias": winobias,
+        "winogender": winogender,
+    }
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +94,7 @@ def swept(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
 def test_the_sweep_scores_every_benchmark_and_the_corpus(swept):
     document = json.loads((swept["root"] / "sweep" / "sweep.json").read_text(encoding="utf-8"))
     benchmarks = {c["benchmark"] for c in document["columns"]}
-    assert benchmarks == {"crows-pairs", "stereoset", "winobias"}
+    assert benchmarks == {"crows-pairs", "stereoset", "winobias", "winogender"}
     assert document["failed"] == 0
     assert set(document["capability"]) == {f"gpt2-seed{s}" for s in range(MODELS)}
     summary = json.loads(
@@ -107,6 +115,7 @@ def test_every_benchmark_has_its_headline_with_an_interval_that_contains_it(swep
     report = swept["report"]
     titles = {(c["benchmark"], c["metric"]) for c in report["columns"]}
     assert ("crows-pairs", "clm-sum") in titles and ("winobias", "clm-sum") in titles
+    assert ("winogender", "clm-sum") in titles
     assert {("stereoset", f"stereoset-clm {m}") for m in ("SS", "LMS", "ICAT")} <= titles
     assert ("capability", "perplexity") in titles
     assert len(report["models"]) == MODELS
@@ -163,7 +172,7 @@ def test_tau_equals_scipy_and_says_n_too_small_at_4_models(swept):
     assert combined["agreement_between_benchmarks"]["mean_tau"] == pytest.approx(
         sum(taus) / len(taus)
     )
-    assert set(combined["benchmarks"]) == {"crows-pairs", "stereoset", "winobias"}
+    assert set(combined["benchmarks"]) == {"crows-pairs", "stereoset", "winobias", "winogender"}
 
 
 def _badness(column: dict[str, Any], model: str) -> float:
