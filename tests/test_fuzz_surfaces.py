@@ -432,7 +432,8 @@ def _plan_jobs(path: Path) -> Any:
     from curate.sweep.run import _read_versions, plan_groups
 
     plan = load_plan(path)
-    versions = [version for version, _, _ in _read_versions(plan)]
+    pair_versions, _own_route, _benchmarks = _read_versions(plan)
+    versions = [version for version, _, _ in pair_versions]
     _groups, statuses, order = plan_groups(plan, versions, "local")
     assert set(order) == set(statuses)
     return plan
