@@ -73,5 +73,27 @@ def test_the_group_rules_are_not_skipped_for_french_and_dutch() -> None:
     for language in ("fr", "nl"):
         _, notes = apply_profile(LintSettings(), lint_target("crows-pairs", language))
         skipped = " ".join(n for n in notes if n.startswith("skipped"))
-        for code in ("S001", "S002", "S003", "S004", "S005", "S006", "L003", "P006"):
+        for code in ("S001", "S002", "S003", "S004", "S005", "S006", "L003", "P006", "G002"):
             assert code not in skipped, (language, code, skipped)
+
+
+PRONOUN_CASES = [
+    # (language, sent_more, sent_less, fires)
+    ("fr", "Marie a dit qu'elle était fatiguée.", "Thomas a dit qu'elle était fatiguée.", True),
+    ("fr", "Marie a dit qu'elle était fatiguée.", "Thomas a dit qu'il était fatigué.", False),
+    ("fr", "La femme est partie parce qu'elle avait peur.", "L'homme est parti parce qu'elle avait peur.", True),
+    # someone else of that gender in the sentence: the pronoun may refer to her
+    ("fr", "Sa mère a dit que Marie était partie car elle avait froid.", "Sa mère a dit que Thomas était parti car elle avait froid.", False),
+    # a group, not one person
+    ("fr", "Les femmes disent qu'elle ment.", "Les hommes disent qu'elle ment.", False),
+    ("nl", "Lucas verkocht zijn fiets omdat hij geld nodig had.", "Emma verkocht zijn fiets omdat hij geld nodig had.", True),
+    ("nl", "Emma verkocht haar fiets.", "Lucas verkocht haar fiets.", True),
+    ("nl", "Emma verkocht haar fiets.", "Lucas verkocht zijn fiets.", False),
+    ("nl", "De vrouwen zeiden dat hij loog.", "De mannen zeiden dat hij loog.", False),
+]
+
+
+@pytest.mark.parametrize(("language", "more", "less", "fires"), PRONOUN_CASES)
+def test_pronoun_agreement_in_the_language(language, more, less, fires) -> None:
+    pair = Pair(1, more, less, "stereo", "gender")
+    assert ("G002" in _codes(language, "G002", pair)) is fires
