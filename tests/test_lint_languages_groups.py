@@ -30,6 +30,9 @@ CASES = [
     ("fr", "P006", "Les pauvres mangent du pain.", "Les riches mangent du caviar.", "socioeconomic", "stereo", True),
     # gender agreement of the adjective and the article is part of the swap, not an extra change
     ("fr", "P006", "La femme était fatiguée et elle est partie.", "L'homme était fatigué et il est parti.", "gender", "stereo", False),
+    ("fr", "P006", "Paul est le meilleur chirurgien et il est riche.", "Julie est la meilleure chirurgienne et elle est riche.", "gender", "antistereo", False),
+    ("fr", "P006", "Le club était plein de femmes bavardes.", "Le club était plein d'hommes bavards.", "gender", "stereo", False),
+    ("fr", "P006", "Le club était plein de femmes bavardes.", "Le club était plein d'hommes sportifs.", "gender", "stereo", True),
     ("nl", "S001", "Moslims zijn gewelddadig.", "Christenen zijn niet gewelddadig.", "religion", "stereo", True),
     ("nl", "S001", "Moslims zijn gewelddadig.", "Christenen zijn gewelddadig.", "religion", "stereo", False),
     ("nl", "S004", "Arme mensen zijn lui.", "Vrouwen zijn lui.", "socioeconomic", "stereo", True),

@@ -30,8 +30,23 @@ def _is_plural_agreement(ctx: PairContext, edit: Edit) -> bool:
     and Dutch also gender and inflection ("fatigué" / "fatiguée", "dik" / "dikke")."""
     more, less = _edit_words(edit)
     if len(more) != 1 or len(less) != 1:
-        return False
+        # French and Dutch: a phrase whose words each agree ("le meilleur" / "la meilleure")
+        return (
+            ctx.language != "en"
+            and len(more) == len(less)
+            and all(_agrees(ctx, a, b) for a, b in zip(more, less, strict=True))
+        )
     return ctx.lexicon.agrees_only(more[0].lower, less[0].lower)
+
+
+def _agrees(ctx: PairContext, a: Token, b: Token) -> bool:
+    """Two words at the same place that differ only in agreement (or are agreement words)."""
+    lexicon = ctx.lexicon
+    return (
+        a.lower == b.lower
+        or lexicon.agrees_only(a.lower, b.lower)
+        or (lexicon.bare(a.lower) in lexicon.agreement_words and lexicon.bare(b.lower) in lexicon.agreement_words)
+    )
 
 
 def _is_case_only(edit: Edit) -> bool:
@@ -74,7 +89,7 @@ def _swap_with_extra(ctx: PairContext, edit: Edit) -> list[Token]:
         if "-" in word and ctx.lexicon.is_group_word(word)
         for part in word.lower().split("-")
     }
-    return [
+    extra = [
         t
         for t in (*more, *less)
         if t.lower not in shared
@@ -82,6 +97,16 @@ def _swap_with_extra(ctx: PairContext, edit: Edit) -> list[Token]:
         and t.lower not in ctx.lexicon.function_words
         and not _names_group(ctx, t)
     ]
+    if ctx.language != "en":
+        # French and Dutch adjectives and participles agree with the group word in gender and
+        # number ("femmes soucieuses" / "hommes soucieux"): a word agreeing with one on the
+        # other side is part of the swap
+        extra = [
+            t
+            for t in extra
+            if not any(ctx.lexicon.agrees_only(t.lower, o.lower) for o in (*more, *less) if o is not t)
+        ]
+    return extra
 
 
 class IdenticalSentences(Rule):
