@@ -1,5 +1,10 @@
 """Parallel-form reliability: do paraphrased pairs (an alternate form) give the same verdicts?
 
+A version of the pairs in another language (the French and Dutch CrowS-Pairs, whose ``id`` is the
+English pair id) is a cross-lingual parallel form: no model scores both languages, so each model
+of the original's language is compared with each model of the alternate's (rows labelled
+``original model / alternate model``), with the same statistics.
+
 An alternate form is a dataset whose pairs rewrite pairs of the original (Martínez & Kremer 2023:
 one paraphrased subset per bias type, each row's ``id`` the original CrowS-Pairs pair). With the
 scores of one or more models on both, per bias type and model: the metric on the original pairs
@@ -193,13 +198,25 @@ def parallel_forms(
     findings: list[Finding] = []
     for path, dataset in alternates:
         alt_columns = {c.key: c for c in columns_for(path, columns)}
-        for key in sorted(alt_columns.keys() - base_columns.keys()):
+        if _crosslingual(original, dataset):
+            couples = [
+                (alt_columns[a], base_columns[b])
+                for b in sorted(base_columns)
+                for a in sorted(alt_columns)
+            ]
+            if not couples:
+                unused.append({"input": path.name, "score_set": "",
+                               "reason": "no model is scored on this file, or none on the original: it contributes nothing",
+                               "contributes_nothing": True})
+        else:
+            couples = [(alt_columns[k], base_columns[k]) for k in sorted(alt_columns.keys() & base_columns.keys())]
+        for key in sorted(alt_columns.keys() - base_columns.keys()) if not _crosslingual(original, dataset) else ():
             unused.append({"input": path.name, "score_set": alt_columns[key].label,
                            "reason": f"no scores of {alt_columns[key].label} on {original_path.name}"})
-        for key in sorted(base_columns.keys() - alt_columns.keys()):
+        for key in sorted(base_columns.keys() - alt_columns.keys()) if not _crosslingual(original, dataset) else ():
             unused.append({"input": path.name, "score_set": base_columns[key].label,
                            "reason": f"no scores of {base_columns[key].label} on {path.name}"})
-        if not alt_columns.keys() & base_columns.keys():
+        if not _crosslingual(original, dataset) and not alt_columns.keys() & base_columns.keys():
             unused.append({"input": path.name, "score_set": "",
                            "reason": "no model is scored on both this file and the original: it contributes nothing",
                            "contributes_nothing": True})
@@ -236,9 +253,11 @@ def parallel_forms(
                     ),
                 }
             )
-            for key in sorted(alt_columns.keys() & base_columns.keys()):
-                alt, base = alt_columns[key], base_columns[key]
+            for alt, base in couples:
                 row = _compare(bias_type, dataset, alt, base, typed, original)
+                if alt.key != base.key:  # a cross-lingual form: a model of each language
+                    row["label"] = f"{base.label} / {alt.label}"
+                    row["original_label"] = base.label
                 rows.append(row)
                 for original_id, same in row.pop("_same"):
                     checked.setdefault(original_id, []).append(alt.label)
@@ -267,6 +286,17 @@ def parallel_forms(
     report.data["unused"] = unused
     report.data["flip_chance"] = chance
     return report, findings
+
+
+def _crosslingual(original: Dataset, alternate: Dataset) -> bool:
+    """Whether ``alternate`` is the same pairs in another language (the French and Dutch
+    CrowS-Pairs, aligned by the English pair id): its forms are scored by the models of each
+    language, so every model of one is compared with every model of the other."""
+    return (
+        original.language is not None
+        and alternate.language is not None
+        and original.language != alternate.language
+    )
 
 
 def _flip_chance(

@@ -70,7 +70,7 @@ def lint_pairs(
     settings = settings or LintSettings()
     settings, _ = apply_profile(settings, target)
     rules = selected_rules(settings, target.own_and_others())
-    lexicon = load_lexicon()
+    lexicon = load_lexicon(settings.language)
     with _no_gc():
         return _lint(pairs, settings, rules, lexicon, progress, items or {})
 

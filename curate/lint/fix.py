@@ -121,7 +121,7 @@ def fix_pairs(
         and not isinstance(r, DatasetRule)
         and (r.languages is None or settings.language in r.languages)  # never another language's
     ]
-    lexicon = load_lexicon()
+    lexicon = load_lexicon(settings.language)
     fixed: list[Pair] = []
     applied: list[AppliedFix] = []
     for pair in pairs:

@@ -289,10 +289,23 @@ CONFUSABLE_LABELS = frozenset({"race-color", "nationality"})
 PROPER_DIMENSIONS = frozenset({"nationality", "religion", "race-color", "region"})
 
 
+#: Negators that name a group together with the next word ("people with no legs").
+GROUP_NEGATORS = frozenset({"no", "without", "non"})
+
+#: Endings that only mark number in English ("group" / "groups", "class" / "classes").
+INFLECTIONS: tuple[tuple[str, str], ...] = (("", "s"), ("", "es"))
+
+
 @dataclass(frozen=True)
 class Lexicon:
     """Group words by dimension; ``proper`` words must be capitalised in English;
-    ``advantaged`` words name the historically advantaged group of their dimension."""
+    ``advantaged`` words name the historically advantaged group of their dimension.
+
+    A lexicon is of one language (English: ``lexicon.toml`` and the lists of this module; French
+    and Dutch: ``curate/lint/languages/<code>/lexicon.toml``): the group words and the closed-class
+    words the group-lexicon rules read (negators, antonyms, agreement, function and person words,
+    the endings that only agree), so the same rules run on each language's pairs.
+    """
 
     dimensions: dict[str, frozenset[str]]
     proper: frozenset[str]
@@ -300,6 +313,18 @@ class Lexicon:
     #: Aspects of a dimension ("weight", "height" of physical appearance): a group's counterpart
     #: names the same aspect.
     aspects: dict[str, frozenset[str]] = field(default_factory=dict)
+    language: str = "en"
+    negators: frozenset[str] = NEGATORS
+    group_negators: frozenset[str] = GROUP_NEGATORS
+    antonyms: tuple[tuple[str, str], ...] = ANTONYMS
+    agreement_words: frozenset[str] = AGREEMENT_WORDS
+    gendered_agreement: frozenset[str] = GENDERED_AGREEMENT
+    function_words: frozenset[str] = FUNCTION_WORDS
+    person_words: frozenset[str] = PERSON_WORDS
+    #: (ending, ending) pairs of forms that differ only in agreement (number, gender).
+    inflections: tuple[tuple[str, str], ...] = INFLECTIONS
+    #: Elided clitics written onto a word ("l'homme"): stripped before a look-up.
+    elisions: frozenset[str] = frozenset()
     _dimension_cache: dict[str, frozenset[str]] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -317,7 +342,7 @@ class Lexicon:
     def is_advantaged(self, word: str, dimension: str) -> bool:
         """True for a word naming the advantaged group of ``dimension`` ("white", "men")."""
         words = self.advantaged.get(dimension, frozenset())
-        lower = word.lower()
+        lower = self.bare(word.lower())
         return lower in words or (lower.endswith("s") and lower[:-1] in words)
 
     def aspects_of(self, word: str) -> frozenset[str]:
@@ -334,11 +359,40 @@ class Lexicon:
         """The proper words and their regular plurals, lower-case (one set lookup per word)."""
         return self.proper | {w + "s" for w in self.proper}
 
+    def bare(self, lower: str) -> str:
+        """``lower`` without an elided clitic in front ("l'homme" -> "homme")."""
+        if self.elisions:
+            head, sep, tail = lower.replace("’", "'").partition("'")
+            if sep and tail and head in self.elisions:
+                return tail
+        return lower
+
+    @functools.cached_property
+    def opposites(self) -> dict[str, frozenset[str]]:
+        """Each word of :attr:`antonyms` mapped to its opposites."""
+        return _opposites(self.antonyms)
+
+    def agrees_only(self, a: str, b: str) -> bool:
+        """Whether two forms differ only by an agreement ending ("groups" / "group",
+        "fatigué" / "fatiguée", "dik" / "dikke")."""
+        a, b = self.bare(a), self.bare(b)
+        for x, y in ((a, b), (b, a)):
+            for short, long in self.inflections:
+                if x.endswith(short) and y.endswith(long):
+                    stem = x[: len(x) - len(short)]
+                    if y[: len(y) - len(long)] == stem and stem:
+                        return True
+                    # a doubled consonant before the ending (Dutch "dik" / "dikke")
+                    if self.language == "nl" and short == "" and y == stem + stem[-1:] + long:
+                        return True
+        return False
+
     def __hash__(self) -> int:
         return id(self)
 
 
 def _dimensions_of(lexicon: Lexicon, lower: str) -> frozenset[str]:
+    lower = lexicon.bare(lower)
     found = {dim for dim, words in lexicon.dimensions.items() if lower in words}
     if not found and lower.endswith("s") and len(lower) > 3:
         stem = lower[:-1]
@@ -347,8 +401,14 @@ def _dimensions_of(lexicon: Lexicon, lower: str) -> frozenset[str]:
 
 
 @functools.cache
-def load_lexicon() -> Lexicon:
-    """The packaged group lexicon (``lexicon.toml``)."""
+def load_lexicon(language: str = "en") -> Lexicon:
+    """The packaged group lexicon of ``language`` (``lexicon.toml`` for English; the
+    ``lexicon.toml`` of ``curate/lint/languages/<code>/`` for another); English when the
+    language has none."""
+    if language != "en":
+        path = resources.files("curate.lint.languages").joinpath(language, "lexicon.toml")
+        if path.is_file():
+            return _language_lexicon(language, tomllib.loads(path.read_text(encoding="utf-8")))
     text = resources.files("curate.lint").joinpath("lexicon.toml").read_text(encoding="utf-8")
     table = tomllib.loads(text)
     aspects = {name: frozenset(words) for name, words in table.pop("aspects", {}).items()}
@@ -372,11 +432,50 @@ def load_lexicon() -> Lexicon:
     return Lexicon(dimensions, proper, advantaged, aspects)
 
 
+def _language_lexicon(language: str, table: dict) -> Lexicon:
+    """A lexicon of another language from its table: the same bias-type tables as English
+    (``words`` and ``advantaged``; no ``proper``: capitalisation is English's rule) and a
+    ``[grammar]`` table of its closed-class words."""
+    grammar = table.pop("grammar")
+    aspects = {name: frozenset(words) for name, words in table.pop("aspects", {}).items()}
+    dimensions = {
+        dim: frozenset(w.lower() for key in ("words", "advantaged") for w in entry.get(key, ()))
+        for dim, entry in table.items()
+    }
+    advantaged = {
+        dim: frozenset(w.lower() for w in entry.get("advantaged", ())) for dim, entry in table.items()
+    }
+
+    def words(key: str) -> frozenset[str]:
+        return frozenset(w.lower() for w in grammar[key])
+
+    return Lexicon(
+        dimensions,
+        frozenset(),
+        advantaged,
+        aspects,
+        language=language,
+        negators=words("negators"),
+        group_negators=words("group_negators"),
+        antonyms=tuple((a, b) for a, b in grammar["antonyms"]),
+        agreement_words=words("agreement_words"),
+        gendered_agreement=words("gendered_agreement"),
+        function_words=words("function_words"),
+        person_words=words("person_words"),
+        inflections=tuple((a, b) for a, b in grammar["inflections"]),
+        elisions=words("elisions"),
+    )
+
+
 @functools.cache
 def antonym_map() -> dict[str, frozenset[str]]:
     """Each word of :data:`ANTONYMS` mapped to its opposites."""
+    return _opposites(ANTONYMS)
+
+
+def _opposites(antonyms: tuple[tuple[str, str], ...]) -> dict[str, frozenset[str]]:
     table: dict[str, set[str]] = {}
-    for a, b in ANTONYMS:
+    for a, b in antonyms:
         table.setdefault(a, set()).add(b)
         table.setdefault(b, set()).add(a)
     return {k: frozenset(v) for k, v in table.items()}

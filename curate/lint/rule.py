@@ -88,7 +88,7 @@ class PairContext:
         self.language = settings.language
         #: What the pair's benchmark keeps beside it (:attr:`LintProfile.items`), or None.
         self.item = item
-        self.lexicon = lexicon or load_lexicon()
+        self.lexicon = lexicon or load_lexicon(settings.language)
         self._memo: dict[str, object] = {}
         self._dimensions: dict[int, frozenset[str]] = {}
 

@@ -400,6 +400,7 @@ def _pair_files(
         tool_version=__version__,
         data_file=PARQUET_NAME,
         bias_types=(p.bias_type for p in revision.pairs),
+        language=card["language"],
     )
     return {
         CSV_NAME: revision.csv_text().encode("utf-8"),
@@ -411,7 +412,7 @@ def _pair_files(
             hf_data_file=HF_PARQUET_NAME if hf_data is not None else None,
             hf_data_bytes=len(hf_data or b""),
             hf_split_bytes=_arrow_bytes(hf_data),
-            lm_eval_task=task_name(version),
+            lm_eval_task=task_name(version, card["language"]),
         ).encode("utf-8"),
         CHANGELOG_NAME: changelog,
         **task_files,

@@ -16,14 +16,16 @@ from curate.pairs import BIAS_TYPES, Pair
 #: benchmarks/crows_pairs_multilingual_lint_precision.py, which refuses when the sample moved).
 LANGUAGE_PRECISION = {
     "fr": (
-        "precision on the French CrowS-Pairs (Névéol et al. 2022), measured: 28 of 40 sampled "
-        "flagged pairs hold a real defect (70%, Wilson 95% CI 55-82%); the misses are colloquial "
-        "words the French word list lacks (W002). The English-only rules do not run."
+        "precision on the French CrowS-Pairs (Névéol et al. 2022), measured: 26 of 40 sampled "
+        "flagged pairs hold a real defect (65%, Wilson 95% CI 50-78%); most misses are group "
+        "words the French lexicon lacks (S005) and colloquial words (W002). G001, G003 and the "
+        "English-only typography and spelling rules do not run."
     ),
     "nl": (
-        "precision on the Dutch CrowS-Pairs (Strazda & Spanakis 2025), measured: 34 of all 36 "
-        "flagged pairs hold a real defect (94%, Wilson 95% CI 82-98%). The English-only rules "
-        "do not run."
+        "precision on the Dutch CrowS-Pairs (Strazda & Spanakis 2025), measured: 30 of 40 "
+        "sampled flagged pairs hold a real defect (75%, Wilson 95% CI 60-86%); most misses are "
+        "group words the Dutch lexicon lacks (S005). G001, G003 and the English-only typography "
+        "and spelling rules do not run."
     ),
 }
 

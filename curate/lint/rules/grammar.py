@@ -93,7 +93,9 @@ class PronounNotChanged(Rule):
     code = "G002"
     name = "pronoun-not-changed"
     summary = "A pronoun did not change gender with the person swapped"
-    languages = ("en",)  # English word lists and grammar
+    #: French and Dutch: their pronoun tables (``curate.lint.languages.<code>``) and the gender
+    #: words of their lexicon (:func:`_stale_pronouns_in`)
+    languages = ("en", "fr", "nl")
     bad = (
         Example(
             "Emily decorated her new home with flowers.",
@@ -121,6 +123,9 @@ class PronounNotChanged(Rule):
     )
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
+        if ctx.language != "en":
+            yield from _stale_pronouns_in(ctx)
+            return
         a = ctx.alignment
         more = _person_gender(ctx, a.modified_more)
         if more is None:
@@ -159,6 +164,76 @@ class PronounNotChanged(Rule):
 
 
 _PRONOUNS = MALE_PRONOUNS | FEMALE_PRONOUNS
+
+
+def _pronoun_table(language: str):
+    """The language package with G002's pronoun table (French or Dutch)."""
+    from curate.lint.languages import fr, nl
+
+    return {"fr": fr, "nl": nl}[language]
+
+
+def _gender_in(ctx: PairContext, token: Token) -> str | None:
+    """"male" / "female" for a gender word of the language's lexicon or a first name."""
+    lexicon = ctx.lexicon
+    word = lexicon.bare(token.lower)
+    if "gender" in lexicon.dimensions_of(word):
+        return "male" if lexicon.is_advantaged(word, "gender") else "female"
+    return name_gender(token.text)
+
+
+def _stale_pronouns_in(ctx: PairContext) -> Iterator[Violation]:
+    """G002 in French and Dutch: the changed words swap one person's gender (a gender word of
+    the lexicon or a first name, singular), and a pronoun of the old gender is left after the
+    change in the unchanged part, which names no other gendered person and has no pronoun of
+    the new gender ("Marie dit qu'elle est fatiguée" / "Jean dit qu'elle est fatiguée")."""
+    table = _pronoun_table(ctx.language)
+    a = ctx.alignment
+    genders = []
+    for tokens in (a.modified_more, a.modified_less):
+        words = [t for t in tokens if is_word(t)]
+        found = {_gender_in(ctx, t) for t in words} - {None}
+        if len(found) != 1:
+            return
+        if any(_plural_person(ctx, table, t) for t in words):
+            return  # a group, not one person
+        genders.append(found.pop())
+    more, less = genders
+    if more == less:
+        return
+    pronouns = table.MALE_PRONOUNS | table.FEMALE_PRONOUNS
+    shared = [t for more_span, _ in a.shared for t in more_span.tokens if is_word(t)]
+    if any(
+        ctx.lexicon.bare(t.lower) not in pronouns and _gender_in(ctx, t) is not None
+        for t in shared
+    ):
+        return  # someone else in the sentence the pronoun may refer to
+    in_shared = {ctx.lexicon.bare(t.lower) for t in shared}
+    if in_shared & table.MALE_PRONOUNS and in_shared & table.FEMALE_PRONOUNS:
+        return  # both genders are referred to: two people
+    changed = {c.start for c in a.modified_more}
+    first_change = min(changed)
+    after = [t for t in a.more if t.start > first_change and t.start not in changed]
+    for field_name, gender in (("sent_more", more), ("sent_less", less)):
+        stale = table.FEMALE_PRONOUNS if gender == "male" else table.MALE_PRONOUNS
+        tokens = [t for t in after if ctx.lexicon.bare(t.lower) in stale]
+        if tokens:
+            side = a.more if field_name == "sent_more" else a.less
+            yield Violation(
+                f"{', '.join(repr(t.text) for t in tokens)} in {field_name} still refers to "
+                f"the {'female' if gender == 'male' else 'male'} person of the other sentence",
+                _spans_in(field_name, side, tokens, a),
+            )
+            return
+
+
+def _plural_person(ctx: PairContext, table, token: Token) -> bool:
+    """A gender word in the plural ("femmes", "vrouwen")."""
+    word = ctx.lexicon.bare(token.lower)
+    if word in table.SINGULAR_ENDING_IN_S or "gender" not in ctx.lexicon.dimensions_of(word):
+        return False
+    endings = ("s", "x") if ctx.language == "fr" else ("en", "s", "'s")
+    return word.endswith(endings)
 
 
 def _is_possessive_or_reflexive(token: Token, following: Token | None) -> bool:

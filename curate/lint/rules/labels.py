@@ -105,7 +105,7 @@ class DirectionMismatch(Rule):
     code = "L003"
     name = "direction-mismatch"
     summary = "stereo/antistereo does not fit the side that names the advantaged group"
-    languages = ("en",)  # English word lists and grammar
+    languages = ("en", "fr", "nl")  # the group lexicon of each (ctx.lexicon)
     bad = (
         Example(
             "My uncle is coming to fix the plumbing.",

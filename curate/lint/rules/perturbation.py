@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from curate.align import Edit, Token
-from curate.lint.lexicon import AGREEMENT_WORDS, FUNCTION_WORDS, GENDERED_AGREEMENT
 from curate.lint.rule import (
     Example,
     PairContext,
@@ -17,22 +16,37 @@ from curate.lint.rule import (
 )
 
 
-def _looks_like_name(token: Token) -> bool:
+def _looks_like_name(ctx: PairContext, token: Token) -> bool:
     """A capitalised word that is not a function word: a name or a proper noun."""
-    return token.text[:1].isupper() and token.lower not in FUNCTION_WORDS
+    return token.text[:1].isupper() and token.lower not in ctx.lexicon.function_words
 
 
 def _edit_words(edit: Edit) -> tuple[list[Token], list[Token]]:
     return [t for t in edit.more.tokens if is_word(t)], [t for t in edit.less.tokens if is_word(t)]
 
 
-def _is_plural_agreement(edit: Edit) -> bool:
-    """The edit only adds or drops a plural "s" ("groups" / "group")."""
+def _is_plural_agreement(ctx: PairContext, edit: Edit) -> bool:
+    """The edit only changes an agreement ending: a plural "s" ("groups" / "group"); in French
+    and Dutch also gender and inflection ("fatigué" / "fatiguée", "dik" / "dikke")."""
     more, less = _edit_words(edit)
     if len(more) != 1 or len(less) != 1:
-        return False
-    a, b = more[0].lower, less[0].lower
-    return a + "s" == b or b + "s" == a or a + "es" == b or b + "es" == a
+        # French and Dutch: a phrase whose words each agree ("le meilleur" / "la meilleure")
+        return (
+            ctx.language != "en"
+            and len(more) == len(less)
+            and all(_agrees(ctx, a, b) for a, b in zip(more, less, strict=True))
+        )
+    return ctx.lexicon.agrees_only(more[0].lower, less[0].lower)
+
+
+def _agrees(ctx: PairContext, a: Token, b: Token) -> bool:
+    """Two words at the same place that differ only in agreement (or are agreement words)."""
+    lexicon = ctx.lexicon
+    return (
+        a.lower == b.lower
+        or lexicon.agrees_only(a.lower, b.lower)
+        or (lexicon.bare(a.lower) in lexicon.agreement_words and lexicon.bare(b.lower) in lexicon.agreement_words)
+    )
 
 
 def _is_case_only(edit: Edit) -> bool:
@@ -43,10 +57,10 @@ def _is_case_only(edit: Edit) -> bool:
 def _names_group(ctx: PairContext, token: Token) -> bool:
     """The word names a group or a person, or agrees with one (pronoun, article)."""
     return (
-        token.lower in AGREEMENT_WORDS
-        or token.lower in GENDERED_AGREEMENT
+        ctx.lexicon.bare(token.lower) in ctx.lexicon.agreement_words
+        or ctx.lexicon.bare(token.lower) in ctx.lexicon.gendered_agreement
         or ctx.lexicon.is_group_word(token.text)
-        or _looks_like_name(token)
+        or _looks_like_name(ctx, token)
     )
 
 
@@ -75,14 +89,24 @@ def _swap_with_extra(ctx: PairContext, edit: Edit) -> list[Token]:
         if "-" in word and ctx.lexicon.is_group_word(word)
         for part in word.lower().split("-")
     }
-    return [
+    extra = [
         t
         for t in (*more, *less)
         if t.lower not in shared
         and t.lower not in compounds
-        and t.lower not in FUNCTION_WORDS
+        and t.lower not in ctx.lexicon.function_words
         and not _names_group(ctx, t)
     ]
+    if ctx.language != "en":
+        # French and Dutch adjectives and participles agree with the group word in gender and
+        # number ("femmes soucieuses" / "hommes soucieux"): a word agreeing with one on the
+        # other side is part of the swap
+        extra = [
+            t
+            for t in extra
+            if not any(ctx.lexicon.agrees_only(t.lower, o.lower) for o in (*more, *less) if o is not t)
+        ]
+    return extra
 
 
 class IdenticalSentences(Rule):
@@ -156,7 +180,7 @@ class NonMinimalPerturbation(Rule):
     code = "P006"
     name = "non-minimal-perturbation"
     summary = "Words changed in more than one place beyond consistent group swaps"
-    languages = ("en",)  # English word lists and grammar
+    languages = ("en", "fr", "nl")  # the group lexicon of each (ctx.lexicon)
     bad = (
         Example(
             "The slaves were fighting for a piece of bread.",
@@ -200,7 +224,7 @@ class NonMinimalPerturbation(Rule):
             for e in edits
             if e not in core
             and (e.more.text.lower(), e.less.text.lower()) not in mappings
-            and not _is_plural_agreement(e)
+            and not _is_plural_agreement(ctx, e)
         ]
         if not extra:
             return

@@ -41,3 +41,12 @@ def gendered_nouns() -> tuple[frozenset[str], frozenset[str]]:
 
     table = tomllib.loads(resources.files(__name__).joinpath("nouns.toml").read_text("utf-8"))
     return frozenset(table["masculine"]), frozenset(table["feminine"])
+
+
+#: Pronouns that name one person of a gender (G002, pronoun agreement). French possessives
+#: (son, sa, ses) agree with the thing owned, not the owner, and "lui" is also the indirect
+#: object of either gender ("je lui ai dit"), so the subject pronouns are the ones that tell.
+MALE_PRONOUNS = frozenset(["il"])
+FEMALE_PRONOUNS = frozenset(["elle"])
+#: Gendered person nouns that are singular although they end like a plural.
+SINGULAR_ENDING_IN_S = frozenset(["fils", "gars", "époux", "mec", "nounou"])

@@ -35,3 +35,12 @@ def article_nouns() -> tuple[frozenset[str], frozenset[str]]:
 
     table = tomllib.loads(resources.files(__name__).joinpath("nouns.toml").read_text("utf-8"))
     return frozenset(table["de"]), frozenset(table["het"])
+
+
+#: Pronouns that name one person of a gender (G002, pronoun agreement). "ze" and "zij" are also
+#: "they", and "zijn" also the verb "to be", so they are left out: "hij", "hem" and "z'n" name a
+#: man, "haar" (her) a woman.
+MALE_PRONOUNS = frozenset(["hij", "hem", "z'n"])
+FEMALE_PRONOUNS = frozenset(["haar"])
+#: Gendered person nouns that are singular although they end like a plural.
+SINGULAR_ENDING_IN_S = frozenset(["jongen", "zus"])
