@@ -7,14 +7,16 @@ numpy, torch, statsmodels and plotly are imported only when the command runs, so
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from curate.benchmarks import benchmark_of
-from curate.benchmarks.crows_pairs.upstream import COLUMN_OF
+from curate.score.settings import DEFAULT_BATCH_SIZE
+
+if TYPE_CHECKING:
+    from curate.report.schema import Report
 from curate.commands.common import (
     DEFAULT_SCORE_CACHE,
     LABEL_HELP,
@@ -33,11 +35,6 @@ from curate.commands.common import (
 )
 from curate.commands.scoring import frontend, run_comparison
 from curate.errors import UsageError, user_text
-from curate.fileio import check_output_dir, check_output_path
-from curate.instrument.quality import MIN_SUBJECTS, instrument_quality
-from curate.pairs import PAIR_FIELDS
-from curate.report.schema import Report
-from curate.score.settings import DEFAULT_BATCH_SIZE
 from curate.terminal import print_table
 
 #: BEFORE when only AFTER is given: the fetched raw CrowS-Pairs.
@@ -134,6 +131,11 @@ def diff_report(
     only. Scores go
     through the cache, so unchanged pairs cost nothing and a rerun runs no model at all.
     """
+    from curate.benchmarks import benchmark_of
+    from curate.benchmarks.crows_pairs.upstream import COLUMN_OF
+    from curate.fileio import check_output_dir, check_output_path
+    from curate.instrument.quality import MIN_SUBJECTS, instrument_quality
+    from curate.pairs import PAIR_FIELDS
     versions = list(versions or [])
     if len(versions) > 2:
         raise UsageError(f"give at most two versions (BEFORE AFTER), got {len(versions)}")

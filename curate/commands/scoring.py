@@ -8,7 +8,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 from rich.markup import escape
@@ -22,7 +22,8 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from curate.benchmarks.spec import Frontend
+if TYPE_CHECKING:
+    from curate.benchmarks.spec import Frontend
 from curate.commands.common import err
 from curate.terminal import UnitLog
 
@@ -160,6 +161,7 @@ def run_comparison(run: Callable[[VersionsProgress], T], *, unit: str, cached: s
 def frontend() -> Frontend:
     """The consoles and progress runners a benchmark's own score / diff-report route is lent
     (:class:`curate.benchmarks.spec.Frontend`): the same ones the shared pair route uses."""
+    from curate.benchmarks.spec import Frontend
     from curate.commands.common import out, print_json, print_warnings
 
     return Frontend(
