@@ -40,6 +40,7 @@ def aligned_diff(
     ``annotations push --findings``) to ``findings_path``. Exit 1 when there are findings."""
     from curate.findings import write_findings
     from curate.lint.aligned import CHECKS, Version, by_kind, check_aligned
+
     a = Version(Path(a_label).name, before.pairs, before.language)
     b = Version(Path(b_label).name, after.pairs, after.language)
     findings = check_aligned(a, b)

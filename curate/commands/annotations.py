@@ -24,13 +24,6 @@ from rich.text import Text
 
 from curate.annotate.labelstudio import DEFAULT_TIMEOUT, KEY_ENV, URL_ENV
 from curate.annotate.order import PushOrder
-
-if TYPE_CHECKING:
-    from curate.annotate import rounds
-    from curate.annotate.export import Snapshot
-    from curate.annotate.precision import RulePrecision
-    from curate.annotate.push import PushResult
-    from curate.config import Config
 from curate.commands.common import (
     INPUT_FORMAT,
     ReportFormat,
@@ -45,6 +38,13 @@ from curate.commands.common import (
 )
 from curate.errors import CurateError, InputError, UsageError, user_text
 from curate.terminal import print_table
+
+if TYPE_CHECKING:
+    from curate.annotate import rounds
+    from curate.annotate.export import Snapshot
+    from curate.annotate.precision import RulePrecision
+    from curate.annotate.push import PushResult
+    from curate.config import Config
 
 annotations_app = typer.Typer(
     name="annotations",
@@ -167,6 +167,7 @@ def push(
     from curate.annotate.push import project_title, push_round, round_tasks
     from curate.datasets import read_pairs
     from curate.fileio import read_text_utf8
+
     input_format = dataset_format(input_format)
     cfg = config()
     files = rounds.round_files(cfg, round_name)
@@ -222,6 +223,7 @@ def _prior_precision(
     """The rule precision that orders the push; None for the pair-id order."""
     from curate.annotate import rounds
     from curate.annotate.precision import measure_rounds, tallied_rounds
+
     if order is not PushOrder.precision:
         if prior_rounds:
             raise UsageError("--prior-round only applies with --order precision")
@@ -316,6 +318,7 @@ def pull(
     from curate.annotate.export import export_tasks, parse_export
     from curate.annotate.labelstudio import LabelStudioClient
     from curate.annotate.push import project_title
+
     cfg = config()
     files = rounds.round_files(cfg, round_name)
     if source is not None:
@@ -361,6 +364,7 @@ def pull(
 def _pushed_tasks(files: rounds.RoundFiles, cfg: Config) -> list[dict[str, Any]]:
     """The round's tasks.json; a round never pushed has no answers to pull."""
     from curate.annotate import rounds
+
     pushed = rounds.read_round_tasks(files)
     if pushed is None:
         raise UsageError(
@@ -379,6 +383,7 @@ def refuse_worse_snapshot(path: Path, snapshot: Snapshot, shown: str) -> None:
     from curate.annotate import rounds
     from curate.annotate.export import Snapshot
     from curate.fileio import input_exists
+
     if not input_exists(path):
         return
     try:
@@ -439,6 +444,7 @@ def tally_command(
     from curate.annotate.precision import measure, round_outcomes
     from curate.annotate.vote import VoteRule, summary, tally
     from curate.decisions import write_decisions
+
     cfg = config()
     files = rounds.round_files(cfg, round_name)
     rule = VoteRule(quorum=quorum, writer_votes=writer_votes, min_annotations=min_annotations)
@@ -492,6 +498,7 @@ def report(
     pairs whose decision was fix, drop or relabel, with a 95% Wilson interval.
     """
     from curate.annotate.precision import measure_rounds
+
     measured = measure_rounds(config(), round_names)
     if fmt is ReportFormat.json:
         print_json(measured.to_dict())

@@ -15,10 +15,11 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from curate.errors import CurateError, InputError, UsageError
+
 if TYPE_CHECKING:
     from curate.config import Config
     from curate.formats import Dataset
-from curate.errors import CurateError, InputError, UsageError
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -88,6 +89,7 @@ def dataset_format(value: str | None, *, output: bool = False) -> str | None:
     keep the input's shape). An unknown name is a usage error naming the valid ones, raised
     before any work is done."""
     from curate import benchmarks
+
     if value is None or (not output and value == "auto"):
         return None
     valid = benchmarks.output_formats() if output else benchmarks.input_formats()
@@ -141,6 +143,7 @@ def load_dataset(
     """Read a dataset file, printing the reader's warnings (label normalisations, a legacy
     encoding) on stderr; ``encoding`` and ``language`` as ``--encoding`` and ``--language``."""
     from curate.datasets import read_dataset
+
     with reading(encoding, language):
         return print_warnings(read_dataset(path, input_format))
 
@@ -193,6 +196,7 @@ def literal_help(text: str) -> str:
 def config() -> Config:
     """The project configuration for the current working directory."""
     from curate.config import load_config
+
     return load_config()
 
 
@@ -202,6 +206,7 @@ def data_path(path: Path | None, cfg: Config) -> Path:
     source name to the fetched file, a release version (``1.0.0-auto``) to its CSV
     (:func:`curate.release.versions.resolve_version`, the one resolver)."""
     from curate.config import fetched_data
+
     if path is None:
         return fetched_data(cfg)
     try:
@@ -219,6 +224,7 @@ def data_path(path: Path | None, cfg: Config) -> Path:
 def shown_path(path: Path, root: Path) -> str:
     """``path`` as a message shows it: relative to the project root when inside it."""
     from curate.fileio import real_path
+
     try:
         return str(real_path(path).relative_to(root))
     except ValueError:

@@ -10,9 +10,6 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, Trans
 from rich.table import Table
 from rich.text import Text
 
-if TYPE_CHECKING:
-    from curate import sources as sources_lib
-    from curate.benchmarks import Benchmark
 from curate.commands.common import (
     ENCODING,
     INPUT_FORMAT,
@@ -30,6 +27,10 @@ from curate.commands.common import (
 )
 from curate.errors import InputError, UsageError, user_text
 from curate.terminal import print_table
+
+if TYPE_CHECKING:
+    from curate import sources as sources_lib
+    from curate.benchmarks import Benchmark
 
 
 def register(app: typer.Typer) -> None:
@@ -66,6 +67,7 @@ def fetch(
     The file is written atomically: a checksum mismatch or a failed download leaves nothing.
     """
     from curate import sources as sources_lib
+
     cfg = config()
     registry = sources_lib.load_sources(cfg.sources)
     dest_dir = cfg.sources.parent
@@ -113,6 +115,7 @@ def _fetch_one(
 ) -> None:
     """Fetch one source with a progress bar and say what happened."""
     from curate import sources as sources_lib
+
     with Progress(
         TextColumn(f"fetching {user_text(source.name)}"),
         BarColumn(),
@@ -161,6 +164,7 @@ def stats(
     """
     from curate.benchmarks import benchmark_of
     from curate.stats import compute_stats
+
     input_format = dataset_format(input_format)
     cfg = config()
     path = data_path(path, cfg)

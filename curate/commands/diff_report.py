@@ -13,10 +13,6 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from curate.score.settings import DEFAULT_BATCH_SIZE
-
-if TYPE_CHECKING:
-    from curate.report.schema import Report
 from curate.commands.common import (
     DEFAULT_SCORE_CACHE,
     LABEL_HELP,
@@ -35,7 +31,11 @@ from curate.commands.common import (
 )
 from curate.commands.scoring import frontend, run_comparison
 from curate.errors import UsageError, user_text
+from curate.score.settings import DEFAULT_BATCH_SIZE
 from curate.terminal import print_table
+
+if TYPE_CHECKING:
+    from curate.report.schema import Report
 
 #: BEFORE when only AFTER is given: the fetched raw CrowS-Pairs.
 DEFAULT_BEFORE = "raw"
@@ -137,6 +137,7 @@ def diff_report(
     from curate.fileio import check_output_dir, check_output_path
     from curate.instrument.quality import MIN_SUBJECTS, instrument_quality
     from curate.pairs import PAIR_FIELDS
+
     versions = list(versions or [])
     if len(versions) > 2:
         raise UsageError(f"give at most two versions (BEFORE AFTER), got {len(versions)}")

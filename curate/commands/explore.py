@@ -15,10 +15,10 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from curate.commands.common import config, err, handles_errors, out
+from curate.errors import InputError, UsageError
 
 if TYPE_CHECKING:
     from curate.config import Config
-from curate.errors import InputError, UsageError
 
 #: The score cache shared with ``curate score`` (same file, same ``[tool.curate.score] cache``).
 DEFAULT_CACHE = ".curate-cache/scores.sqlite"
@@ -94,6 +94,7 @@ def explore(
     annotator answers, change history and scores, a threshold slider, and a way for readers
     to report bad pairs as a findings file for `curate annotations push --findings`."""
     from curate.fileio import check_output_dir
+
     specs = list(versions or ["raw"])
     if len(specs) > 2:
         raise UsageError(f"give one or two versions (BEFORE AFTER), got {len(specs)}")

@@ -8,10 +8,6 @@ from typing import TYPE_CHECKING
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-if TYPE_CHECKING:
-    from curate.formats import Dataset
-    from curate.lint import LintSettings
-    from curate.lint.profiles import LintTarget
 from curate.commands.common import (
     ENCODING,
     INPUT_FORMAT,
@@ -28,6 +24,11 @@ from curate.commands.common import (
     split_codes,
 )
 from curate.errors import InputError, UsageError, user_text
+
+if TYPE_CHECKING:
+    from curate.formats import Dataset
+    from curate.lint import LintSettings
+    from curate.lint.profiles import LintTarget
 
 #: Caches live here, under the project root (git-ignored).
 CACHE_DIR = ".curate-cache"
@@ -108,6 +109,7 @@ def lint(
     from curate.lint import settings_from_table
     from curate.lint.presets import preset_settings
     from curate.tokencache import persistent_splits
+
     input_format = dataset_format(input_format)
     output_format = dataset_format(output_format, output=True)
     if output_format is not None and not fix:
@@ -155,6 +157,7 @@ def _lint_and_report(
     from curate.lint import fix_pairs, report
     from curate.lint.inputs import skip_unavailable
     from curate.lint.profiles import apply_profile
+
     if not dataset.pairs and not dataset.intersentence:  # as stats and score refuse it
         raise InputError(f"{path}: no pairs (the file holds only a header)")
     # StereoSet pairs written to CSV keep StereoSet's design: the profile follows the columns
@@ -204,6 +207,7 @@ def _lint_and_report(
 
 def _run(pairs, settings: LintSettings, target: LintTarget, items=None):
     from curate.lint import lint_pairs
+
     with Progress(
         TextColumn("linting"),
         BarColumn(),
@@ -239,6 +243,7 @@ def rules(
     from curate.benchmarks import all_rules
     from curate.instrument.rules import BY_CODE as INSTRUMENT_RULES
     from curate.lint.presets import PRESETS
+
     registry = all_rules()
     if presets:
         for preset in PRESETS.values():

@@ -29,11 +29,11 @@ from curate.commands.common import (
     shown_path,
     split_codes,
 )
+from curate.errors import UsageError, user_text
 
 if TYPE_CHECKING:
     from curate.release.pairdiff import PairDiff
     from curate.release.publish import PublishResult
-from curate.errors import UsageError, user_text
 
 
 def register(app: typer.Typer) -> None:
@@ -118,6 +118,7 @@ def revise(
     from curate.release.recipe import load_recipe, recipe_from_options
     from curate.release.revise import CHANGES_NAME, summarize_changes
     from curate.release.revise import revise as revise_pairs
+
     forced_input = dataset_format(input_format)
     output_format = dataset_format(output_format, output=True)
     cfg = config()
@@ -216,6 +217,7 @@ def publish(
     from curate.release.hub import check_repo_id, planned_uploads
     from curate.release.hub import push as push_release
     from curate.release.publish import publish as publish_release
+
     if dry_run and push_to_hub is None:
         raise UsageError("--dry-run only applies with --push-to-hub REPO")
     repo = check_repo_id(push_to_hub) if push_to_hub is not None else None
@@ -296,6 +298,7 @@ def _styled(diff: PairDiff) -> Text:
     """The text diff with colours; the [-old-]{+new+} markers stay for plain terminals."""
     from curate.pairs import pair_label
     from curate.release.pairdiff import format_summary, not_compared_note
+
     text = Text()
     text.append(f"--- {diff.before_label}\n+++ {diff.after_label}\n", style="bold")
     text.append(format_summary(diff) + "\n")
@@ -356,6 +359,7 @@ def diff(
     from curate.formats import shared_fields
     from curate.release.pairdiff import diff_pairs, format_summary, not_compared_note
     from curate.release.versions import load_version_dataset
+
     cfg = config()
     before_format, after_format = dataset_formats(input_format)
     old, before = load_version_dataset(a, cfg, before_format)

@@ -223,6 +223,7 @@ def score(
     from curate.fileio import check_output_dir
     from curate.formats import log_warnings
     from curate.score.files import check_column_folders
+
     input_format = dataset_format(input_format)
     _refuse_options_that_do_not_apply(
         import_file is not None,
@@ -375,6 +376,7 @@ def _pct(value: float | None) -> str:
 def _render(summaries: list[dict[str, Any]], source: str, threshold: float) -> None:
     """A table like Table 2 of the CrowS-Pairs paper: % of pairs where sent_more is preferred."""
     from curate.pairs import BIAS_TYPES
+
     first = summaries[0]["summary"]
     table = Table(
         title=f"CrowS-Pairs metric on {source}: % of pairs preferring the more stereotyping "

@@ -22,10 +22,11 @@ from rich.progress import (
 )
 from rich.text import Text
 
-if TYPE_CHECKING:
-    from curate.benchmarks.spec import Frontend
 from curate.commands.common import err
 from curate.terminal import UnitLog
+
+if TYPE_CHECKING:
+    from curate.benchmarks.spec import Frontend
 
 T = TypeVar("T")
 
