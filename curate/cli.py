@@ -14,7 +14,7 @@ made every ``--help`` and usage error take most of a second (issue 31);
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Iterator, MutableMapping, Sequence
 from typing import Any
 
 import click
@@ -140,6 +140,33 @@ class LazyGroup(TyperGroup):
         if self._listing and cmd_name in COMMANDS:
             return click.Command(cmd_name, help=COMMANDS[cmd_name][1])
         return super().get_command(ctx, cmd_name)
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Run the CLI as :meth:`TyperGroup.main` does, except that a usage error is printed as
+        plain text (usage, a hint, ``Error: ...``) instead of in a rich panel: drawing the panel
+        imports typer's rich help renderer (markdown, syntax highlighting, tracebacks), a
+        quarter of the time a mistyped option took (issue 31). Help keeps its rich layout: it
+        is rendered per command by ``format_help``, which reads the command's own mode."""
+        from typer.core import _main
+
+        return _main(
+            self,
+            args=args,
+            prog_name=prog_name,
+            complete_var=complete_var,
+            standalone_mode=standalone_mode,
+            windows_expand_args=windows_expand_args,
+            rich_markup_mode=None,
+            **extra,
+        )
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         self._listing = True

@@ -76,3 +76,50 @@ def test_dash_h_is_help_on_the_root_and_on_every_command() -> None:
         assert COMMANDS[name][1].split()[0] in result.output
     assert runner.invoke(app, ["annotations", "push", "-h"]).exit_code == 0
     assert runner.invoke(app, ["no-such-command"]).exit_code == 2
+
+
+def _subcommands() -> list[list[str]]:
+    """Every command line that names one command: the root's commands, and each subcommand
+    of a group (``annotations push``...), read from the app itself."""
+    lines = []
+    for name, (module, _) in COMMANDS.items():
+        command = load_stage(module)[name]
+        if hasattr(command, "commands"):  # a group (typer's own click, not click's)
+            lines += [[name, sub] for sub in command.commands]
+        else:
+            lines.append([name])
+    return lines
+
+
+@pytest.mark.parametrize("command", _subcommands(), ids=" ".join)
+def test_a_usage_error_of_every_command_imports_no_heavy_stack(command: list[str]) -> None:
+    """A bad option of any command is refused while parsing, before the stage runs: the
+    stage's stacks (torch, transformers, pandas, plotly...) are imported inside the functions
+    that run it, so the refusal costs the interpreter and the CLI framework only (issue 31).
+    On the base commit ``diff-report --no-such-option`` imported torch and numpy, ``publish``
+    jinja2; every command the benchmark registry, the config and the dataset readers."""
+    exit_code, modules = _modules_after(*command, "--no-such-option")
+    assert exit_code == 2
+    assert [m for m in modules if m.split(".")[0] in HEAVY] == []
+    library = {m for m in modules if m.startswith("curate.")}
+    assert not library & {"curate.config", "curate.datasets", "curate.benchmarks", "curate.lint",
+                          "curate.release", "curate.score.models", "curate.report"}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "command", [["score", "--batch-size", "x", "data.csv"], ["lint", "--select"]], ids=" ".join
+)
+def test_a_bad_value_is_refused_without_the_stage(command: list[str]) -> None:
+    exit_code, modules = _modules_after(*command)
+    assert exit_code == 2
+    assert [m for m in modules if m.split(".")[0] in HEAVY] == []
+
+
+def test_the_format_names_in_the_help_are_the_registrys() -> None:
+    """The option help lists the formats without asking the registry (which imports every
+    benchmark); the written-out lists must stay the registry's."""
+    from curate import benchmarks
+    from curate.commands.common import INPUT_FORMATS, OUTPUT_FORMATS
+
+    assert benchmarks.input_formats() == INPUT_FORMATS
+    assert benchmarks.output_formats() == OUTPUT_FORMATS

@@ -164,6 +164,34 @@ def test_report_html_with_22_columns(driver: Any, built: dict[str, Any], tmp_pat
     assert all(label in body for label in labels)
     # the page does not run off the window: wide tables scroll inside their own box
     assert driver.execute_script("return document.documentElement.scrollWidth") <= 1400
+    # one compact table for the columns, not a section (and three figures) each
+    headings = driver.execute_script("return Array.from(document.querySelectorAll('h2'), h => h.textContent)")
+    assert not set(labels) & set(headings)
+    rows = driver.execute_script(
+        "return Array.from(document.querySelectorAll('table.columns tbody tr'), r => r.cells[0].textContent)")
+    assert [r.split(" ", 1)[1] for r in rows] == labels
+    assert len(driver.find_elements(By.CSS_SELECTOR, ".js-plotly-plot")) <= 6
+    # each column in the explorer's colour and marker; before and after differ by fill, not colour
+    explorer = {m["label"]: (m["color"], m["symbol"]) for m in built["data"]["models"]}
+    assert len(set(explorer.values())) == N_MODELS
+    points = driver.execute_script(
+        "return document.getElementById('fig-overview').data.filter(t => t.customdata)"
+        ".map(t => [t.name, t.customdata, t.marker.color, t.marker.symbol])")
+    assert [p[0] for p in points] == [f"before ({many_columns.VERSIONS[0]})", f"after ({many_columns.VERSIONS[1]})"]
+    shown: set[tuple[str, str]] = set()
+    for name, columns, colours, symbols in points:
+        hollow = name.startswith("before")
+        for label, colour, symbol in zip(columns, colours, symbols, strict=True):
+            assert (colour, symbol) == (explorer[label][0], explorer[label][1] + ("-open" if hollow else "")), label
+            shown.add((colour, symbol))
+    assert len(shown) == SERIES  # 44 distinct colour-and-marker pairs
+    ticks = driver.execute_script("return Array.from(document.querySelectorAll('#fig-overview .ytick text'), t => t.textContent)")
+    assert sorted(t.split(" ", 1)[1] for t in ticks) == sorted(labels)
+    legend = driver.execute_script("return Array.from(document.querySelectorAll('#fig-overview .legendtext'), t => t.textContent)")
+    assert legend == [f"before ({many_columns.VERSIONS[0]})", f"after ({many_columns.VERSIONS[1]})"]
+    delta = driver.execute_script("return document.getElementById('fig-delta').data[0]")
+    assert {(c, s) for c, s in zip(delta["marker"]["color"], delta["marker"]["symbol"], strict=True)} == {
+        explorer[label] for label in delta["customdata"]}
     scoped = OVERLAPS.replace("document.querySelectorAll", "arguments[1].querySelectorAll")
     for plot in driver.find_elements(By.CSS_SELECTOR, ".js-plotly-plot"):
         for axis in (".xtick text", ".ytick text"):

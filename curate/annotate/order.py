@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from curate.annotate.precision import RulePrecision
-from curate.annotate.tasks import task_pair_id
 from curate.errors import UsageError
+
+if TYPE_CHECKING:
+    from curate.annotate.precision import RulePrecision
 
 
 class PushOrder(StrEnum):
@@ -48,6 +49,9 @@ def order_tasks(
     tasks: Sequence[dict[str, Any]], measured: RulePrecision | None
 ) -> list[dict[str, Any]]:
     """``tasks`` by pair id, or by descending priority then pair id when ``measured`` is given."""
+    from curate.annotate.tasks import (
+        task_pair_id,  # not at the top: --order's enum is read by --help
+    )
 
     def key(task: dict[str, Any]) -> tuple[float, float, int]:
         pair_id = task_pair_id(task["data"])

@@ -9,16 +9,16 @@ aligned, the two texts of each, and where their labels or swapped groups disagre
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
 
 from curate.commands.common import err, out, print_json
 from curate.errors import user_text
-from curate.findings import write_findings
-from curate.formats import Dataset
-from curate.lint.aligned import CHECKS, Version, by_kind, check_aligned
+
+if TYPE_CHECKING:
+    from curate.formats import Dataset
 
 
 def cross_language(before: Dataset, after: Dataset) -> bool:
@@ -38,6 +38,9 @@ def aligned_diff(
 ) -> None:
     """Print the aligned pairs and the check's findings by kind; write the findings (for
     ``annotations push --findings``) to ``findings_path``. Exit 1 when there are findings."""
+    from curate.findings import write_findings
+    from curate.lint.aligned import CHECKS, Version, by_kind, check_aligned
+
     a = Version(Path(a_label).name, before.pairs, before.language)
     b = Version(Path(b_label).name, after.pairs, after.language)
     findings = check_aligned(a, b)

@@ -15,26 +15,15 @@ finished rounds. ``tally`` still records its own round's figures in ``agreement.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from curate.annotate import rounds
-from curate.annotate.export import Snapshot, export_tasks, parse_export
-from curate.annotate.labelstudio import DEFAULT_TIMEOUT, KEY_ENV, URL_ENV, LabelStudioClient
+from curate.annotate.labelstudio import DEFAULT_TIMEOUT, KEY_ENV, URL_ENV
 from curate.annotate.order import PushOrder
-from curate.annotate.precision import (
-    RulePrecision,
-    measure,
-    measure_rounds,
-    round_outcomes,
-    tallied_rounds,
-)
-from curate.annotate.push import PushResult, project_title, push_round, round_tasks
-from curate.annotate.vote import VoteRule, summary, tally
 from curate.commands.common import (
     INPUT_FORMAT,
     ReportFormat,
@@ -47,12 +36,15 @@ from curate.commands.common import (
     print_json,
     shown_path,
 )
-from curate.config import Config
-from curate.datasets import read_pairs
-from curate.decisions import write_decisions
 from curate.errors import CurateError, InputError, UsageError, user_text
-from curate.fileio import input_exists, read_text_utf8
 from curate.terminal import print_table
+
+if TYPE_CHECKING:
+    from curate.annotate import rounds
+    from curate.annotate.export import Snapshot
+    from curate.annotate.precision import RulePrecision
+    from curate.annotate.push import PushResult
+    from curate.config import Config
 
 annotations_app = typer.Typer(
     name="annotations",
@@ -170,6 +162,12 @@ def push(
     are imported: pushing twice creates no duplicates. Tasks are imported in the --order, so
     annotators get them in that order; --limit bounds this push's selection.
     """
+    from curate.annotate import rounds
+    from curate.annotate.labelstudio import LabelStudioClient
+    from curate.annotate.push import project_title, push_round, round_tasks
+    from curate.datasets import read_pairs
+    from curate.fileio import read_text_utf8
+
     input_format = dataset_format(input_format)
     cfg = config()
     files = rounds.round_files(cfg, round_name)
@@ -223,6 +221,9 @@ def _prior_precision(
     cfg: Config, round_name: str, order: PushOrder, prior_rounds: list[str] | None
 ) -> RulePrecision | None:
     """The rule precision that orders the push; None for the pair-id order."""
+    from curate.annotate import rounds
+    from curate.annotate.precision import measure_rounds, tallied_rounds
+
     if order is not PushOrder.precision:
         if prior_rounds:
             raise UsageError("--prior-round only applies with --order precision")
@@ -313,6 +314,11 @@ def pull(
     whose round or sentences differ from the round's tasks.json is an error, and a snapshot is
     never replaced by one with fewer annotations unless --force is given.
     """
+    from curate.annotate import rounds
+    from curate.annotate.export import export_tasks, parse_export
+    from curate.annotate.labelstudio import LabelStudioClient
+    from curate.annotate.push import project_title
+
     cfg = config()
     files = rounds.round_files(cfg, round_name)
     if source is not None:
@@ -357,6 +363,8 @@ def pull(
 
 def _pushed_tasks(files: rounds.RoundFiles, cfg: Config) -> list[dict[str, Any]]:
     """The round's tasks.json; a round never pushed has no answers to pull."""
+    from curate.annotate import rounds
+
     pushed = rounds.read_round_tasks(files)
     if pushed is None:
         raise UsageError(
@@ -372,6 +380,10 @@ def refuse_worse_snapshot(path: Path, snapshot: Snapshot, shown: str) -> None:
     An export of the wrong project, or one taken before the annotators' work was saved, would
     otherwise wipe the round's answers; the user can insist with ``--force``.
     """
+    from curate.annotate import rounds
+    from curate.annotate.export import Snapshot
+    from curate.fileio import input_exists
+
     if not input_exists(path):
         return
     try:
@@ -427,6 +439,12 @@ def tally_command(
     Writes decisions.jsonl (keep, fix, relabel, drop, undecided) and agreement.json to
     annotations/rounds/ROUND/.
     """
+    from curate.annotate import rounds
+    from curate.annotate.export import Snapshot
+    from curate.annotate.precision import measure, round_outcomes
+    from curate.annotate.vote import VoteRule, summary, tally
+    from curate.decisions import write_decisions
+
     cfg = config()
     files = rounds.round_files(cfg, round_name)
     rule = VoteRule(quorum=quorum, writer_votes=writer_votes, min_annotations=min_annotations)
@@ -479,6 +497,8 @@ def report(
     Per rule code: pairs flagged, pairs decided (not undecided), and the share of decided
     pairs whose decision was fix, drop or relabel, with a 95% Wilson interval.
     """
+    from curate.annotate.precision import measure_rounds
+
     measured = measure_rounds(config(), round_names)
     if fmt is ReportFormat.json:
         print_json(measured.to_dict())

@@ -9,18 +9,17 @@ import re
 from collections.abc import Callable, Iterator
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from curate import benchmarks
-from curate.config import Config, fetched_data, load_config
-from curate.datasets import INPUT_FORMATS, OUTPUT_FORMATS, read_dataset
 from curate.errors import CurateError, InputError, UsageError
-from curate.fileio import real_path
-from curate.formats import Dataset
+
+if TYPE_CHECKING:
+    from curate.config import Config
+    from curate.formats import Dataset
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -28,6 +27,16 @@ R = TypeVar("R")
 #: Results go to stdout; progress, warnings and errors to stderr.
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+#: The ``--input-format`` and ``--output-format`` names as the help lists them. They are the
+#: registry's (:func:`curate.benchmarks.input_formats`), written out because asking the registry
+#: imports every benchmark, which made each usage error and ``--help`` of a command take most of
+#: a second (issue 31); tests/test_cli_startup.py checks that the two lists agree.
+INPUT_FORMATS: tuple[str, ...] = (
+    "csv", "tsv", "jsonl", "parquet", "hf-csv", "hf-jsonl", "hf-parquet", "stereoset", "winobias",
+)  # fmt: skip
+OUTPUT_FORMATS: tuple[str, ...] = ("upstream", *INPUT_FORMATS)
 
 
 class TableFormat(StrEnum):
@@ -79,6 +88,8 @@ def dataset_format(value: str | None, *, output: bool = False) -> str | None:
     """The checked value of ``--input-format`` (or ``--output-format``): None means detect (or
     keep the input's shape). An unknown name is a usage error naming the valid ones, raised
     before any work is done."""
+    from curate import benchmarks
+
     if value is None or (not output and value == "auto"):
         return None
     valid = benchmarks.output_formats() if output else benchmarks.input_formats()
@@ -143,6 +154,8 @@ def load_dataset(
     """Read a dataset file, printing the reader's warnings (label normalisations, a legacy
     encoding, rows left out) on stderr; ``encoding``, ``language`` and ``skip_bad_rows`` as
     ``--encoding``, ``--language`` and ``--skip-bad-rows``."""
+    from curate.datasets import read_dataset
+
     with reading(encoding, language, skip_bad_rows):
         return print_warnings(read_dataset(path, input_format))
 
@@ -202,6 +215,8 @@ def literal_help(text: str) -> str:
 
 def config() -> Config:
     """The project configuration for the current working directory."""
+    from curate.config import load_config
+
     return load_config()
 
 
@@ -210,6 +225,8 @@ def data_path(path: Path | None, cfg: Config) -> Path:
     ``path`` resolved as every command resolves data: an existing file as is, ``raw`` or a
     source name to the fetched file, a release version (``1.0.0-auto``) to its CSV
     (:func:`curate.release.versions.resolve_version`, the one resolver)."""
+    from curate.config import fetched_data
+
     if path is None:
         return fetched_data(cfg)
     try:
@@ -226,6 +243,8 @@ def data_path(path: Path | None, cfg: Config) -> Path:
 
 def shown_path(path: Path, root: Path) -> str:
     """``path`` as a message shows it: relative to the project root when inside it."""
+    from curate.fileio import real_path
+
     try:
         return str(real_path(path).relative_to(root))
     except ValueError:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
 from rich.table import Table
 from rich.text import Text
 
-from curate import sources as sources_lib
-from curate.benchmarks import Benchmark, benchmark_of
 from curate.commands.common import (
     ENCODING,
     INPUT_FORMAT,
@@ -29,8 +28,11 @@ from curate.commands.common import (
     skipped_rows,
 )
 from curate.errors import InputError, UsageError, user_text
-from curate.stats import compute_stats
 from curate.terminal import print_table
+
+if TYPE_CHECKING:
+    from curate import sources as sources_lib
+    from curate.benchmarks import Benchmark
 
 
 def register(app: typer.Typer) -> None:
@@ -67,6 +69,8 @@ def fetch(
 
     The file is written atomically: a checksum mismatch or a failed download leaves nothing.
     """
+    from curate import sources as sources_lib
+
     cfg = config()
     registry = sources_lib.load_sources(cfg.sources)
     dest_dir = cfg.sources.parent
@@ -95,6 +99,7 @@ def _sources_named(registry: dict[str, sources_lib.Source], name: str) -> list[s
     """The source called ``name``, or every source of the benchmark called ``name`` (its
     ``fetch_sources``) when no source has that name."""
     from curate import benchmarks
+    from curate import sources as sources_lib
 
     known = benchmarks.all_benchmarks()
     if name not in registry and name in known and known[name].fetch_sources:
@@ -112,6 +117,8 @@ def _fetch_one(
     root: Path,
 ) -> None:
     """Fetch one source with a progress bar and say what happened."""
+    from curate import sources as sources_lib
+
     with Progress(
         TextColumn(f"fetching {user_text(source.name)}"),
         BarColumn(),
@@ -159,6 +166,9 @@ def stats(
     Validator agreement needs the 'annotations' column: for a file without it (a five-column
     revision, StereoSet) it is reported as skipped, not as zero.
     """
+    from curate.benchmarks import benchmark_of
+    from curate.stats import compute_stats
+
     input_format = dataset_format(input_format)
     cfg = config()
     path = data_path(path, cfg)

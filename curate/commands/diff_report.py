@@ -7,14 +7,12 @@ numpy, torch, statsmodels and plotly are imported only when the command runs, so
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from curate.benchmarks import benchmark_of
-from curate.benchmarks.crows_pairs.upstream import COLUMN_OF
 from curate.commands.common import (
     DEFAULT_SCORE_CACHE,
     LABEL_HELP,
@@ -33,12 +31,11 @@ from curate.commands.common import (
 )
 from curate.commands.scoring import frontend, run_comparison
 from curate.errors import UsageError, user_text
-from curate.fileio import check_output_dir, check_output_path
-from curate.instrument.quality import MIN_SUBJECTS, instrument_quality
-from curate.pairs import PAIR_FIELDS
-from curate.report.schema import Report
 from curate.score.settings import DEFAULT_BATCH_SIZE
 from curate.terminal import print_table
+
+if TYPE_CHECKING:
+    from curate.report.schema import Report
 
 #: BEFORE when only AFTER is given: the fetched raw CrowS-Pairs.
 DEFAULT_BEFORE = "raw"
@@ -74,8 +71,9 @@ def diff_report(
         None,
         "--sweep",
         help="A sweep's plan (TOML) or output root (with sweep.json): its models, each with its "
-        "label and the methods it was scored with, and its versions by label; the sweep's "
-        "batch size, so its cached scores are reused. -m adds models.",
+        "label, the methods it was scored with and its own settings (batch size, dtype, device, "
+        "casing) as curate sweep used them, so its cached scores are reused; and its versions "
+        "by label. Options given here override the plan's settings. -m adds models.",
     ),
     methods: list[str] | None = typer.Option(
         None,
@@ -141,6 +139,12 @@ def diff_report(
     only. Scores go
     through the cache, so unchanged pairs cost nothing and a rerun runs no model at all.
     """
+    from curate.benchmarks import benchmark_of
+    from curate.benchmarks.crows_pairs.upstream import COLUMN_OF
+    from curate.fileio import check_output_dir, check_output_path
+    from curate.instrument.quality import MIN_SUBJECTS, instrument_quality
+    from curate.pairs import PAIR_FIELDS
+
     versions = list(versions or [])
     if len(versions) > 2:
         raise UsageError(f"give at most two versions (BEFORE AFTER), got {len(versions)}")
@@ -161,10 +165,19 @@ def diff_report(
     formats = tuple(f or own for f, (_, own) in zip(formats, specs, strict=True))
     entries = [split_label(m) for m in models or []]
     model_methods: list[tuple[str, ...]] = [() for _ in entries]
+    # A sweep's models are scored as the sweep scored them: each with its own settings (batch
+    # size, dtype, device, casing) and methods; options given here override its settings.
+    model_settings: list[Any] = [None for _ in entries]
     if from_sweep is not None:
+        for note in from_sweep.notes:
+            err.print(f"note: {escape(note)}")
         entries = from_sweep.models + entries
         model_methods = from_sweep.methods + model_methods
-        if batch_size is None:
+        model_settings = [
+            own.with_overrides(batch_size=batch_size, device=device, threads=threads)
+            for own in from_sweep.settings
+        ] + model_settings
+        if batch_size is None:  # the models named with --model: the plan's batch size
             batch_size = from_sweep.batch_size
     if not entries:
         raise UsageError("name a model with --model (or give --sweep)")
@@ -253,6 +266,7 @@ def diff_report(
             [name for name, _ in entries],
             labels=[label for _, label in entries],
             model_methods=model_methods if from_sweep is not None else None,
+            model_settings=model_settings,
             methods=scoring.methods,
             cache=cache_path,
             score_settings=scoring,
@@ -317,12 +331,28 @@ def _add_capability(data: Any, corpus: Any, settings: Any, cache_path: Path | No
 
 
 class _SweepInputs:
-    """What diff-report takes from a sweep: models (name, label), each one's methods, the
-    versions by label (file, forced shape) and the plan's batch size."""
+    """What diff-report takes from a sweep: models (name, label), each one's methods and score
+    settings as ``curate sweep`` gives them (:func:`curate.sweep.run.model_methods` and
+    :func:`~curate.sweep.run.model_settings`, the sweep's own code), a note for each method
+    the sweep could not run, the versions by label (file, forced shape) and the plan's batch
+    size (for models named with --model besides the sweep's)."""
 
     def __init__(self, plan: Any) -> None:
+        from curate.sweep.run import ANY_METHOD, model_methods, model_settings
+
         self.models: list[tuple[str, str | None]] = [(m.name, m.label) for m in plan.models]
-        self.methods: list[tuple[str, ...]] = [tuple(m.methods) for m in plan.models]
+        self.methods: list[tuple[str, ...]] = []
+        self.notes: list[str] = []
+        for model in plan.models:
+            fit, unfit = model_methods(model)
+            self.methods.append(fit)
+            self.notes += [
+                f"{model.label}: {reason}"
+                if method == ANY_METHOD
+                else f"{model.label} · {method} is not compared (the sweep skips it too): {reason}"
+                for method, reason in unfit.items()
+            ]
+        self.settings: list[Any] = [model_settings(plan, m, plan.threads) for m in plan.models]
         self.versions: dict[str, tuple[str, str | None]] = {
             v.label: (str(v.path), v.input_format) for v in plan.versions
         }

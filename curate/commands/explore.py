@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from curate.commands.common import config, err, handles_errors, out
-from curate.config import Config
 from curate.errors import InputError, UsageError
-from curate.fileio import check_output_dir
+
+if TYPE_CHECKING:
+    from curate.config import Config
 
 #: The score cache shared with ``curate score`` (same file, same ``[tool.curate.score] cache``).
 DEFAULT_CACHE = ".curate-cache/scores.sqlite"
@@ -92,6 +93,8 @@ def explore(
     """Write a static site (index.html) to browse pairs with their findings, decisions,
     annotator answers, change history and scores, a threshold slider, and a way for readers
     to report bad pairs as a findings file for `curate annotations push --findings`."""
+    from curate.fileio import check_output_dir
+
     specs = list(versions or ["raw"])
     if len(specs) > 2:
         raise UsageError(f"give one or two versions (BEFORE AFTER), got {len(specs)}")

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from curate.benchmarks import all_rules, benchmark_of, lint_target
 from curate.commands.common import (
     ENCODING,
     INPUT_FORMAT,
@@ -24,16 +24,12 @@ from curate.commands.common import (
     out,
     split_codes,
 )
-from curate.datasets import write_dataset
 from curate.errors import InputError, UsageError, user_text
-from curate.fileio import real_path, write_text_atomic
-from curate.formats import Dataset
-from curate.instrument.rules import BY_CODE as INSTRUMENT_RULES
-from curate.lint import LintSettings, fix_pairs, lint_pairs, report, settings_from_table
-from curate.lint.inputs import skip_unavailable
-from curate.lint.presets import PRESETS, preset_settings
-from curate.lint.profiles import LintTarget, apply_profile
-from curate.tokencache import persistent_splits
+
+if TYPE_CHECKING:
+    from curate.formats import Dataset
+    from curate.lint import LintSettings
+    from curate.lint.profiles import LintTarget
 
 #: Caches live here, under the project root (git-ignored).
 CACHE_DIR = ".curate-cache"
@@ -112,6 +108,10 @@ def lint(
     that need a column the input lacks (L001 needs 'annotations') are skipped, and the run
     says so once.
     """
+    from curate.lint import settings_from_table
+    from curate.lint.presets import preset_settings
+    from curate.tokencache import persistent_splits
+
     input_format = dataset_format(input_format)
     output_format = dataset_format(output_format, output=True)
     if output_format is not None and not fix:
@@ -153,6 +153,13 @@ def _lint_and_report(
     statistics: bool,
     fmt: TableFormat,
 ) -> None:
+    from curate.benchmarks import benchmark_of, lint_target
+    from curate.datasets import write_dataset
+    from curate.fileio import real_path, write_text_atomic
+    from curate.lint import fix_pairs, report
+    from curate.lint.inputs import skip_unavailable
+    from curate.lint.profiles import apply_profile
+
     if not dataset.pairs and not dataset.intersentence:  # as stats and score refuse it
         raise InputError(f"{path}: no pairs (the file holds only a header)")
     # StereoSet pairs written to CSV keep StereoSet's design: the profile follows the columns
@@ -212,6 +219,8 @@ def _lint_and_report(
 
 
 def _run(pairs, settings: LintSettings, target: LintTarget, items=None):
+    from curate.lint import lint_pairs
+
     with Progress(
         TextColumn("linting"),
         BarColumn(),
@@ -244,6 +253,10 @@ def rules(
     ),
 ) -> None:
     """List the lint rules, or explain one with its bad and good examples."""
+    from curate.benchmarks import all_rules
+    from curate.instrument.rules import BY_CODE as INSTRUMENT_RULES
+    from curate.lint.presets import PRESETS
+
     registry = all_rules()
     if presets:
         for preset in PRESETS.values():

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -28,20 +29,11 @@ from curate.commands.common import (
     shown_path,
     split_codes,
 )
-from curate.datasets import SUFFIXES
 from curate.errors import UsageError, user_text
-from curate.fileio import check_output_dir, write_file_set
-from curate.formats import shared_fields
-from curate.pairs import pair_label
-from curate.release.hub import check_repo_id, planned_uploads
-from curate.release.hub import push as push_release
-from curate.release.pairdiff import PairDiff, diff_pairs, format_summary, not_compared_note
-from curate.release.publish import PublishResult
-from curate.release.publish import publish as publish_release
-from curate.release.recipe import load_recipe, recipe_from_options
-from curate.release.revise import CHANGES_NAME, summarize_changes
-from curate.release.revise import revise as revise_pairs
-from curate.release.versions import load_version_dataset
+
+if TYPE_CHECKING:
+    from curate.release.pairdiff import PairDiff
+    from curate.release.publish import PublishResult
 
 
 def register(app: typer.Typer) -> None:
@@ -121,6 +113,12 @@ def revise(
     dropped or relabelled pair, the old and new values and why (lint codes, decision, votes,
     round). Two decisions for one pair that disagree stop the run, naming both.
     """
+    from curate.datasets import SUFFIXES
+    from curate.fileio import check_output_dir, write_file_set
+    from curate.release.recipe import load_recipe, recipe_from_options
+    from curate.release.revise import CHANGES_NAME, summarize_changes
+    from curate.release.revise import revise as revise_pairs
+
     forced_input = dataset_format(input_format)
     output_format = dataset_format(output_format, output=True)
     cfg = config()
@@ -216,6 +214,10 @@ def publish(
     datasets.load_dataset("data/clean/VERSION/dist") loads it; `lm_eval --include_path
     data/clean/VERSION/dist/lm_eval --tasks TASK` evaluates a model on it.
     """
+    from curate.release.hub import check_repo_id, planned_uploads
+    from curate.release.hub import push as push_release
+    from curate.release.publish import publish as publish_release
+
     if dry_run and push_to_hub is None:
         raise UsageError("--dry-run only applies with --push-to-hub REPO")
     repo = check_repo_id(push_to_hub) if push_to_hub is not None else None
@@ -294,6 +296,9 @@ def _print_published(
 
 def _styled(diff: PairDiff) -> Text:
     """The text diff with colours; the [-old-]{+new+} markers stay for plain terminals."""
+    from curate.pairs import pair_label
+    from curate.release.pairdiff import format_summary, not_compared_note
+
     text = Text()
     text.append(f"--- {diff.before_label}\n+++ {diff.after_label}\n", style="bold")
     text.append(format_summary(diff) + "\n")
@@ -351,6 +356,10 @@ def diff(
     shown aligned pair by pair instead, with the pairs whose labels or swapped groups disagree
     listed by kind (exit 1 when there are any).
     """
+    from curate.formats import shared_fields
+    from curate.release.pairdiff import diff_pairs, format_summary, not_compared_note
+    from curate.release.versions import load_version_dataset
+
     cfg = config()
     before_format, after_format = dataset_formats(input_format)
     old, before = load_version_dataset(a, cfg, before_format)

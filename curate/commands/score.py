@@ -19,7 +19,6 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from curate.benchmarks import benchmark_of
 from curate.commands.common import (
     DEFAULT_SCORE_CACHE,
     ENCODING,
@@ -40,13 +39,8 @@ from curate.commands.common import (
     split_label,
 )
 from curate.commands.scoring import frontend, prepare_scoring, run_scoring
-from curate.datasets import read_dataset
 from curate.errors import InputError, UsageError
-from curate.fileio import check_output_dir
-from curate.formats import log_warnings
 from curate.modelnames import model_slug
-from curate.pairs import BIAS_TYPES
-from curate.score.files import check_column_folders
 from curate.score.methods import METHODS
 from curate.terminal import print_table
 
@@ -239,6 +233,12 @@ def score(
     intersentence items with its pretrained next-sentence-prediction head, or skips them with a
     note when it has none. Methods:
     """
+    from curate.benchmarks import benchmark_of
+    from curate.datasets import read_dataset
+    from curate.fileio import check_output_dir
+    from curate.formats import log_warnings
+    from curate.score.files import check_column_folders
+
     input_format = dataset_format(input_format)
     _refuse_options_that_do_not_apply(
         import_file is not None,
@@ -422,6 +422,8 @@ def _pct(value: float | None) -> str:
 
 def _render(summaries: list[dict[str, Any]], source: str, threshold: float) -> None:
     """A table like Table 2 of the CrowS-Pairs paper: % of pairs where sent_more is preferred."""
+    from curate.pairs import BIAS_TYPES
+
     first = summaries[0]["summary"]
     table = Table(
         title=f"CrowS-Pairs metric on {source}: % of pairs preferring the more stereotyping "

@@ -8,11 +8,8 @@ from typing import Any
 from rich.markup import escape
 
 from curate.commands.common import config, data_path, err
-from curate.datasets import read_dataset
 from curate.errors import InputError, UsageError
-from curate.formats import log_warnings
 from curate.modelnames import model_slug
-from curate.score.metrics import DEFAULT_THRESHOLD
 
 
 def refuse_occupied(target: Path, summary: dict[str, Any]) -> None:
@@ -64,7 +61,10 @@ def run_import(
     """Import ``import_file`` (computed on ``path``) under the one ``-m`` label; write and
     return its summary (with ``slug``)."""
     from curate.benchmarks import benchmark_of
+    from curate.datasets import read_dataset
+    from curate.formats import log_warnings
     from curate.score.imported import import_scores, import_summary, method_directory, write_import
+    from curate.score.metrics import DEFAULT_THRESHOLD
     from curate.score.run import data_info
 
     if not models or len(models) != 1:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 from rich.markup import escape
@@ -22,9 +22,11 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from curate.benchmarks.spec import Frontend
 from curate.commands.common import err
 from curate.terminal import UnitLog
+
+if TYPE_CHECKING:
+    from curate.benchmarks.spec import Frontend
 
 T = TypeVar("T")
 
@@ -161,6 +163,7 @@ def frontend(corpus: Any = None) -> Frontend:
     """The consoles and progress runners a benchmark's own score / diff-report route is lent
     (:class:`curate.benchmarks.spec.Frontend`): the same ones the shared pair route uses
     (``corpus``: of ``curate score --corpus``)."""
+    from curate.benchmarks.spec import Frontend
     from curate.commands.common import out, print_json, print_warnings
 
     return Frontend(

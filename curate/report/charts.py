@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from curate.report.palette import column_colour, column_glyph, column_symbol
 from curate.report.schema import ModelSection, Report
 from curate.report.tables import (
     all_bias_types,
@@ -18,8 +19,6 @@ from curate.report.tables import (
     type_counts,
 )
 
-BEFORE_COLOUR = "#6c8ebf"
-AFTER_COLOUR = "#e07b39"
 LABEL_COLOURS = {"biased": "#c0392b", "neutral": "#7f8c8d", "non-biased": "#2980b9"}
 #: No mode bar: its "share"/"edit in Chart Studio" controls would send the data to a web
 #: service, and the report promises to work offline.
@@ -60,92 +59,108 @@ def _layout(title: str, **extra: Any) -> dict[str, Any]:
 MANY_COLUMNS = 6
 
 
-def overview_figures(data: Report) -> list[str]:
-    """Overall metric per model before/after, and the delta with its confidence interval.
+def column_label_html(index: int, count: int, label: str) -> str:
+    """A column's label after its marker glyph in its colour (plotly's text and the page's
+    tables both take this HTML), so the label is tied to the column's look in every figure."""
+    colour = column_colour(index, count)
+    return f'<span style="color:{colour}">{column_glyph(index)}</span> {escape_html(label)}'
 
-    Up to :data:`MANY_COLUMNS` columns, bars side by side; with more (22 models), a row per
-    column, so the labels are whole and never overlap, and the delta sorted by value."""
+
+def _version_key(name: str, hollow: bool) -> Any:
+    """A legend entry that says which marker is which version (grey: no column's colour)."""
+    import plotly.graph_objects as go
+
+    return go.Scatter(
+        x=[None], y=[None], mode="markers", name=name, hoverinfo="skip",
+        marker={"symbol": "circle-open" if hollow else "circle", "color": "#555", "size": 10,
+                "line": {"color": "#555", "width": 2}},
+    )  # fmt: skip
+
+
+def overview_figures(data: Report) -> list[str]:
+    """The overall metric of every column before and after, and the change with its interval.
+
+    A row per column (its label whole, after its marker glyph), each column in its own colour
+    and marker (:mod:`curate.report.palette`, as the explorer draws it): before is the open
+    marker, after the filled one, joined by a line, so the two versions differ by fill and
+    position, never by colour. The change is sorted by value above :data:`MANY_COLUMNS`."""
     import plotly.graph_objects as go
 
     models = data["models"]
-    labels = [escape_html(m["label"]) for m in models]
+    n = len(models)
+    labels = [column_label_html(i, n, m["label"]) for i, m in enumerate(models)]
+    colours = [column_colour(i, n) for i in range(n)]
     before = escape_html(data["before"]["label"])
     after = escape_html(data["after"]["label"])
-    many = len(models) > MANY_COLUMNS
-    rows_px = 150 + 26 * len(models)
+    many = n > MANY_COLUMNS
+    rows_px = 170 + 26 * n
+    before_y = [m["before"]["metric_score"] for m in models]
+    after_y = [m["after"]["metric_score"] for m in models]
+    joins_x: list[float | None] = []
+    joins_y: list[str | None] = []
+    for label, b, a in zip(labels, before_y, after_y, strict=True):
+        joins_x += [b, a, None]
+        joins_y += [label, label, None]
+    names = [escape_html(m["label"]) for m in models]
 
-    def along(values: list[Any], axis_labels: list[str]) -> dict[str, Any]:
-        return {"y": axis_labels, "x": values, "orientation": "h"} if many else {"x": axis_labels, "y": values}
+    def points(version: str, values: list[Any], hollow: bool) -> Any:
+        return go.Scatter(
+            x=values, y=labels, mode="markers", name=version, showlegend=False,
+            marker={"symbol": [column_symbol(i, hollow=hollow) for i in range(n)],
+                    "color": colours, "size": 11, "line": {"color": colours, "width": 2}},
+            customdata=names,
+            hovertemplate=f"%{{customdata}}<br>{version}: %{{x:.2f}}<extra></extra>",
+        )  # fmt: skip
 
-    metric_axis = {"title": {"text": "% pairs preferring the more stereotyping sentence"}}
-    bars = go.Figure(
+    compact = {
+        "xaxis": {"title": {"text": "% pairs preferring the more stereotyping sentence"},
+                  "side": "top"},
+        "yaxis": {"automargin": True, "autorange": "reversed", "type": "category"},
+        "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"},
+        "margin": {"l": 20, "r": 20, "t": 120, "b": 20},
+    }  # fmt: skip
+    dots = go.Figure(
         [
-            go.Bar(
-                name=f"before ({before})",
-                **along([m["before"]["metric_score"] for m in models], labels),
-                marker_color=BEFORE_COLOUR,
-            ),
-            go.Bar(
-                name=f"after ({after})",
-                **along([m["after"]["metric_score"] for m in models], labels),
-                marker_color=AFTER_COLOUR,
-            ),
+            go.Scatter(x=joins_x, y=joins_y, mode="lines", line={"color": "#bbb", "width": 2},
+                       hoverinfo="skip", showlegend=False),
+            points(f"before ({before})", before_y, True),
+            points(f"after ({after})", after_y, False),
+            _version_key(f"before ({before})", True),
+            _version_key(f"after ({after})", False),
         ],
-        layout=_layout(
-            "CrowS-Pairs metric per model (50 = no preference)",
-            barmode="group",
-            **(
-                {"xaxis": {**metric_axis, "side": "top"},
-                 "yaxis": {"automargin": True, "autorange": "reversed", "type": "category"},
-                 "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"},
-                 "margin": {"l": 20, "r": 20, "t": 110, "b": 20}}
-                if many else {"yaxis": metric_axis}
-            ),
-        ),
+        layout=_layout("CrowS-Pairs metric per column (50 = no preference)", **compact),
     )  # fmt: skip
-    if many:
-        bars.add_vline(x=50, line_dash="dot", line_color="#555")
-    else:
-        bars.add_hline(y=50, line_dash="dot", line_color="#555")
+    dots.add_vline(x=50, line_dash="dot", line_color="#555")
     deltas = [m["delta"]["overall"] for m in models]
-    order = sorted(range(len(models)), key=lambda i: -(deltas[i]["delta"] or 0)) if many else list(range(len(models)))
+    order = sorted(range(n), key=lambda i: -(deltas[i]["delta"] or 0)) if many else list(range(n))
     shown = [deltas[i] for i in order]
     error = {
         "type": "data",
         "symmetric": False,
         "array": [_error_bar(d["ci_high"], d["delta"]) for d in shown],
         "arrayminus": [_error_bar(d["delta"], d["ci_low"]) for d in shown],
+        "color": "#888",
     }
-    delta_axis = {"title": {"text": "Δ percentage points"}, "zeroline": True}
     delta = go.Figure(
         go.Scatter(
-            **(
-                {"y": [labels[i] for i in order], "x": [d["delta"] for d in shown], "error_x": error}
-                if many
-                else {"x": labels, "y": [d["delta"] for d in shown], "error_y": error}
-            ),
-            mode="markers",
-            marker={"size": 12, "color": AFTER_COLOUR},
-            name="Δ",
+            y=[labels[i] for i in order], x=[d["delta"] for d in shown], error_x=error,
+            mode="markers", name="Δ", showlegend=False,
+            marker={"size": 12, "color": [colours[i] for i in order],
+                    "symbol": [column_symbol(i) for i in order]},
+            customdata=[names[i] for i in order],
+            hovertemplate="%{customdata}<br>Δ %{x:+.2f}<extra></extra>",
         ),
         layout=_layout(
             f"Δ metric (after − before), {confidence_percent(data)} bootstrap CI"
             + (", sorted" if many else ""),
-            **(
-                {"xaxis": {**delta_axis, "side": "top"},
-                 "yaxis": {"automargin": True, "autorange": "reversed", "type": "category"},
-                 "margin": {"l": 20, "r": 20, "t": 110, "b": 20}}
-                if many else {"yaxis": delta_axis}
-            ),
+            **{**compact, "xaxis": {"title": {"text": "Δ percentage points"}, "zeroline": True,
+                                    "side": "top"}},
         ),
     )  # fmt: skip
-    if many:
-        delta.add_vline(x=0, line_color="#555")
-    else:
-        delta.add_hline(y=0, line_color="#555")
+    delta.add_vline(x=0, line_color="#555")
     return [
-        _figure_html(bars, "fig-overview", rows_px + 26 * len(models) if many else 420),
-        _figure_html(delta, "fig-delta", rows_px if many else 360),
+        _figure_html(dots, "fig-overview", max(rows_px, 320)),
+        _figure_html(delta, "fig-delta", max(rows_px, 300)),
     ]
 
 
@@ -157,11 +172,13 @@ def bias_type_delta_figure(data: Report) -> str:
     if len(data["models"]) > MANY_COLUMNS:
         return _bias_type_delta_heatmap(data, types)
     traces = []
-    for model in data["models"]:
+    n = len(data["models"])
+    for i, model in enumerate(data["models"]):
         rows = [model["delta"]["overall"]] + [bias_type_rows(model).get(t, {}) for t in types]
         traces.append(
             go.Bar(
                 name=escape_html(model["label"]),
+                marker_color=column_colour(i, n),
                 x=["overall", *(escape_html(t) for t in types)],
                 y=[r.get("delta") for r in rows],
                 error_y={
@@ -203,7 +220,7 @@ def _bias_type_delta_heatmap(data: Report, types: list[str]) -> str:
     figure = go.Figure(
         go.Heatmap(
             x=[escape_html(x) for x in xs],
-            y=[escape_html(m["label"]) for m in models],
+            y=[column_label_html(i, len(models), m["label"]) for i, m in enumerate(models)],
             z=[[r.get("delta") for r in row] for row in cells],
             customdata=[[interval(r) for r in row] for row in cells],
             text=[["" if r.get("delta") is None else f"{r['delta']:+.1f}" for r in row] for row in cells],
@@ -239,6 +256,8 @@ def model_figures(data: Report, index: int) -> list[str]:
 
     model = data["models"][index]
     label = model["label"]
+    # the column's colour (as in the overview and the explorer); before hatched or dotted
+    colour = column_colour(index, len(data["models"]))
     rows = model["delta"]["bias_types"]
     types = [escape_html(r["bias_type"]) for r in rows]
     before_n = type_counts(model["before"])
@@ -263,10 +282,11 @@ def model_figures(data: Report, index: int) -> list[str]:
                 x=x,
                 y=before_y,
                 hovertext=before_text,
-                marker_color=BEFORE_COLOUR,
+                marker={"color": "white", "line": {"color": colour, "width": 2},
+                        "pattern": {"shape": "/", "fgcolor": colour}},
             ),
             go.Bar(
-                name=after_name, x=x, y=after_y, hovertext=after_text, marker_color=AFTER_COLOUR
+                name=after_name, x=x, y=after_y, hovertext=after_text, marker_color=colour
             ),
         ],
         layout=_layout(
@@ -283,13 +303,13 @@ def model_figures(data: Report, index: int) -> list[str]:
                 r=[*(r[version] for r in rows), rows[0][version]] if rows else [],
                 theta=closed,
                 name=name,
-                line_color=colour,
-                fill="toself",
-                opacity=0.6,
+                line={"color": colour, "dash": dash},
+                fill="toself" if dash == "solid" else "none",
+                opacity=0.7,
             )
-            for version, name, colour in (
-                ("before", before_name, BEFORE_COLOUR),
-                ("after", after_name, AFTER_COLOUR),
+            for version, name, dash in (
+                ("before", before_name, "dot"),
+                ("after", after_name, "solid"),
             )
         ],
         layout=_layout(
@@ -386,4 +406,5 @@ def method_heatmap_figure(data: Report) -> str:
             yaxis={"title": {"text": "model"}, "type": "category", "autorange": "reversed"},
         ),
     )
-    return _figure_html(figure, "fig-method-heatmap", 160 + 70 * max(1, len(models)))
+    row_px = 70 if len(models) <= MANY_COLUMNS else 40  # 22 models: a screen, not three
+    return _figure_html(figure, "fig-method-heatmap", 160 + row_px * max(1, len(models)))

@@ -24,6 +24,7 @@ from curate.errors import InputError
 from curate.fileio import input_exists
 from curate.findings import Finding
 from curate.pairs import Pair
+from curate.report.palette import column_styles
 from curate.score.metrics import DEFAULT_THRESHOLD, PairScore
 
 #: Identifies the layout of the page's data; bump it when the page would misread the new one.
@@ -321,6 +322,7 @@ def build_explore_data(
         rows.append(row)
     codes = sorted({f.code for f in findings})
     labels = model_labels(models)
+    styles = column_styles(len(models))
     return {
         "format": EXPLORE_FORMAT,
         "title": title or " vs ".join(v.label for v in versions),
@@ -341,6 +343,8 @@ def build_explore_data(
                 "tokens": False,
                 # curate score --corpus: the model's (pseudo-)perplexity beside its metric
                 **_capability(sets[0].provenance),
+                # colour, marker and glyph, as report.html draws the column too
+                **styles[i],
             }
             for i, sets in enumerate(models)
         ],

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from curate.report.charts import (
     bias_type_delta_figure,
+    column_label_html,
     method_heatmap_figure,
     model_figures,
     overview_figures,
@@ -76,6 +77,36 @@ def _columns_table(
         ["column", *(escape_html(label) for label, _ in rows)],
         [[name, *(escape_html(cells[i]) for _, cells in rows)] for i, name in enumerate(names)],
     )
+
+
+def _columns_section(data: Report) -> list[str]:
+    """Above :data:`MAX_COLUMNS_ACROSS` columns, one compact table instead of a section per
+    column (a section each made 44 columns a page of 44 screens): a row per column, after its
+    marker glyph in its colour, with its flips and the flipped pairs by id; the sentences of
+    every flipped pair are in "Robust flips" and in the explorer."""
+    models = data["models"]
+    rows = []
+    for i, model in enumerate(models):
+        flips = model["flips"]
+        pairs = ", ".join(
+            f'{f["pair_id"]} <span class="verdict">{escape_html(f["change"])}</span>'
+            for f in flips["pairs"]
+        )
+        rows.append(
+            [
+                f'<span id="model-{i}">{column_label_html(i, len(models), model["label"])}</span>',
+                f"<code>{escape_html(model['model'])}</code>",
+                f"{flips['count']} of {flips['edited']} ({escape_html(pct(flips['rate']))}%)",
+                pairs or "none",
+            ]
+        )
+    return [
+        "<h2>Score flips by column</h2>",
+        '<p class="note">A row per column (model · method), in the colour and marker the charts '
+        "and the explorer give it. The threshold view of each column is in the explorer "
+        "(<code>curate explore</code>).</p>",
+        _html_table(["column", "model", "flips (of edited pairs)", "flipped pairs"], rows, "columns"),
+    ]
 
 
 def _sentences_cell(old: PairText, new: PairText) -> tuple[str, str]:
@@ -200,6 +231,7 @@ mark { background: #ffe58a; }
 .charts { display: grid; grid-template-columns: 1fr 1fr; gap: 1em; }
 .note { color: #555; }
 .table-box { max-width: 100%; overflow-x: auto; }
+table.columns td:last-child { max-width: 40em; }
 """
 
 
@@ -281,7 +313,7 @@ def render_html(data: Report, explore: str | None = None) -> str:
     before, after = data["before"], data["after"]
     counts = data["alignment"]["counts"]
     models = data["models"]
-    names = [escape_html(m["label"]) for m in models]
+    names = [column_label_html(i, len(models), m["label"]) for i, m in enumerate(models)]
     level = confidence_percent(data)
     title = f"Diff report: {escape_html(before['label'])} → {escape_html(after['label'])}"
     body = [
@@ -324,7 +356,9 @@ def render_html(data: Report, explore: str | None = None) -> str:
             robust_flip_section(data, explore),
             instrument_section(data),
         ]
-    for i, model in enumerate(models):
+    if len(models) > MAX_COLUMNS_ACROSS:
+        body += _columns_section(data)
+    for i, model in enumerate(models if len(models) <= MAX_COLUMNS_ACROSS else []):
         figures = model_figures(data, i)
         flips = model["flips"]
         body += [

@@ -209,6 +209,7 @@ def score_versions(
     on_loading: Callable[[str], None] | None = None,
     labels: Sequence[str | None] | None = None,
     model_methods: Sequence[Sequence[str]] | None = None,
+    model_settings: Sequence[ScoreSettings | None] | None = None,
 ) -> RescoringReport:
     """Score both versions with every (model, method) through one cache and build the report.
 
@@ -217,7 +218,10 @@ def score_versions(
     scored first with each column, so AFTER's unchanged pairs (and the unchanged sentences of
     its edited pairs) come from the cache. ``score_settings`` (batch size, threads, device,
     dtype, casing) goes to :func:`curate.score.score_pairs`; the keyword arguments override it.
-    ``labels`` and ``model_methods`` are :func:`plan_columns`'s.
+    ``labels`` and ``model_methods`` are :func:`plan_columns`'s. ``model_settings`` gives
+    each model its own settings (a sweep plan's batch size, dtype, device, casing) in place of
+    ``score_settings``, for the models whose entry is not None; the keyword arguments override
+    them too.
     """
     from curate.score import load_model, score_pairs
     from curate.score.cache import open_cache
@@ -235,17 +239,26 @@ def score_versions(
     alignment = align_versions(before.pairs, after.pairs, before.fields & after.fields)
     runs: list[RunStats] = []
     sections: list[ModelSection] = []
+    own = list(model_settings) if model_settings is not None else [None] * len(models)
+    if len(own) != len(models):
+        raise ValueError(f"{len(own)} model settings for {len(models)} models")
+    per_model = [
+        scoring
+        if settings_of is None
+        else settings_of.with_overrides(batch_size=batch_size, device=device, threads=threads)
+        for settings_of in own
+    ]
     with open_cache(cache) as store:
-        for model, model_columns in zip(models, columns, strict=True):
+        for model, model_columns, model_scoring in zip(models, columns, per_model, strict=True):
             lm = model
             if isinstance(model, str | Path):
                 if on_loading is not None:
                     on_loading(model_columns[0].model_label)
                 lm = load_model(
                     model,
-                    device=scoring.device,
-                    dtype=scoring.dtype,
-                    lowercase=scoring.lowercase,
+                    device=model_scoring.device,
+                    dtype=model_scoring.dtype,
+                    lowercase=model_scoring.lowercase,
                 )
             for column in model_columns:
                 results = []
@@ -262,7 +275,7 @@ def score_versions(
                         lm,
                         column.method,
                         cache=store,
-                        settings=scoring,
+                        settings=model_scoring,
                         progress=report,
                     )
                     runs.append(RunStats(column.label, version.label, result.stats))

@@ -23,11 +23,11 @@ from typing import Any, Literal
 import torch
 
 from curate.errors import CurateError, InputError, UsageError
+from curate.score.settings import DEVICES, DTYPE_NAMES
 
 #: The two kinds of language model the scoring methods are defined for.
 ModelKind = Literal["masked", "causal"]
-DTYPES: dict[str, torch.dtype] = {"float32": torch.float32, "bfloat16": torch.bfloat16}
-DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda", "mps")
+DTYPES: dict[str, torch.dtype] = {name: getattr(torch, name) for name in DTYPE_NAMES}
 #: Measured with benchmarks/bench_pll.py --bf16 on a random BERT-base: see README "Scoring".
 BF16_WARNING = (
     "bfloat16 moves sentence scores (by up to 0.085 on a BERT-base, flipping 4 of 40 pair "

@@ -15,13 +15,18 @@ from typing import Any
 from curate.errors import InputError, UsageError
 from curate.score.methods import parse_methods
 from curate.score.metrics import DEFAULT_THRESHOLD
-from curate.score.models import DEVICES, DTYPES
 
 #: Masked copies (or whole sentences, for the one-pass methods) per forward pass. 32 copies of
 #: a CrowS-Pairs sentence (~16 tokens) make ~500 rows per matrix product: enough for a CPU
 #: core's GEMM to run near its peak while the activations stay in cache (64 and 128 measured
 #: slower on one core; benchmarks/bench_pll.py).
 DEFAULT_BATCH_SIZE = 32
+
+#: ``--device`` and ``--dtype`` values. They live here, not in :mod:`curate.score.models` (which
+#: builds the torch dtypes from these names), so that a command's help and its usage errors,
+#: which read the defaults above, do not import torch.
+DEVICES: tuple[str, ...] = ("auto", "cpu", "cuda", "mps")
+DTYPE_NAMES: tuple[str, ...] = ("float32", "bfloat16")
 
 
 @dataclass(frozen=True)
@@ -62,7 +67,7 @@ _KEYS: dict[str, tuple[str, Any, str]] = {
     "batch-size": ("batch_size", _positive_int, "a positive integer"),
     "threads": ("threads", _positive_int, "a positive integer"),
     "device": ("device", lambda v: v in DEVICES, f"one of {', '.join(DEVICES)}"),
-    "dtype": ("dtype", lambda v: v in DTYPES, f"one of {', '.join(DTYPES)}"),
+    "dtype": ("dtype", lambda v: v in DTYPE_NAMES, f"one of {', '.join(DTYPE_NAMES)}"),
     "threshold": (
         "threshold",
         lambda v: isinstance(v, int | float) and not isinstance(v, bool) and v >= 0,

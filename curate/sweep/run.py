@@ -67,7 +67,11 @@ class SweepOutcome:
 StatusCallback = Callable[[JobStatus], None]
 
 
-def _settings(plan: SweepPlan, model: ModelSpec, threads: int | None) -> Any:
+def model_settings(plan: SweepPlan, model: ModelSpec, threads: int | None) -> Any:
+    """How the sweep scores ``model`` (a :class:`~curate.score.settings.ScoreSettings`): its own
+    batch size, else the plan's, else the default; its device, dtype and casing; the plan's
+    threshold. ``curate diff-report --sweep`` scores each model with these too, so that its
+    numbers and cache rows are the sweep's."""
     from curate.score.settings import DEFAULT_BATCH_SIZE, ScoreSettings
 
     defaults = ScoreSettings()
@@ -81,9 +85,11 @@ def _settings(plan: SweepPlan, model: ModelSpec, threads: int | None) -> Any:
     )
 
 
-def _methods(model: ModelSpec) -> tuple[tuple[str, ...], dict[str, str]]:
-    """The model's methods that fit it, and the reason of each that does not (or of the
-    whole model, under :data:`ANY_METHOD`, when its config cannot be read)."""
+def model_methods(model: ModelSpec) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The model's methods that fit it (every method of its kind when the plan names none),
+    and the reason of each that does not (or of the whole model, under :data:`ANY_METHOD`,
+    when its config cannot be read): the sweep's columns of ``model``, which ``curate
+    diff-report --sweep`` scores too."""
     from curate.score.methods import METHODS, methods_for_model, methods_of_kind
     from curate.score.models import model_kind
 
@@ -191,7 +197,7 @@ def plan_groups(
     statuses: dict[Job, JobStatus] = {}
     order: list[Job] = []
     for model in plan.models:
-        fit, unfit = _methods(model)
+        fit, unfit = model_methods(model)
         threads = plan.threads if engine == "local" else max(1, int(model.num_cpus))
         for version in versions:
             for method in model.methods or fit or (ANY_METHOD,):
@@ -206,7 +212,7 @@ def plan_groups(
                     name=model.name,
                     methods=fit,
                     versions=tuple(versions),
-                    settings=_settings(plan, model, threads),
+                    settings=model_settings(plan, model, threads),
                     num_cpus=model.num_cpus,
                     num_gpus=model.num_gpus,
                     corpus=corpus,
@@ -367,7 +373,7 @@ def run_own_routes(
     for version in versions:
         target = plan.output / version.label
         for model in plan.models:
-            settings = _settings(plan, model, plan.threads).with_overrides(
+            settings = model_settings(plan, model, plan.threads).with_overrides(
                 models=(model.name,), methods=ScoreSettings().methods
             )
             entry = {

@@ -456,24 +456,13 @@
     return plotlyPromise;
   }
   const CONFIG = { displaylogo: false, displayModeBar: false, responsive: true };
-  /** One colour and one marker per score column (model \u00b7 method), the same in every chart,
-   * so identity never rests on colour alone: up to 10 columns the Tableau 10 colours; more
-   * get hues a golden angle apart in three lightnesses (44 columns: 44 distinct colours),
-   * and the marker cycles through 10 shapes. The first of two versions is drawn open. */
-  const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
-  const SYMBOLS = ["circle", "square", "diamond", "triangle-up", "triangle-down", "pentagon", "hexagon", "star", "cross", "x"];
-  const SYMBOL_TEXT = ["\u25cf", "\u25a0", "\u25c6", "\u25b2", "\u25bc", "\u2b1f", "\u2b22", "\u2605", "\u271a", "\u2716"];
-  function hslHex(h, s, l) {
-    const a = s * Math.min(l, 1 - l);
-    const f = (n) => {
-      const k = (n + h / 30) % 12;
-      const c = l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
-      return Math.round(255 * c).toString(16).padStart(2, "0");
-    };
-    return `#${f(0)}${f(8)}${f(4)}`;
-  }
-  const columnColor = (m) => (MODELS.length <= PALETTE.length ? PALETTE[m] : hslHex((m * 137.508) % 360, 0.68, [0.42, 0.3, 0.55][m % 3]));
-  const columnSymbol = (m, v) => SYMBOLS[m % SYMBOLS.length] + (NV === 2 && v === 0 ? "-open" : "");
+  /** One colour and one marker per score column (model \u00b7 method), the same in every chart
+   * and in report.html, so identity never rests on colour alone: each column's style comes
+   * with the data (curate/report/palette.py, the one definition). The first of two versions
+   * is drawn open. */
+  const columnColor = (m) => MODELS[m].color;
+  const columnSymbol = (m, v) => MODELS[m].symbol + (NV === 2 && v === 0 ? "-open" : "");
+  const columnGlyph = (m) => MODELS[m].glyph;
   /** Columns shown in the charts (the picker) and the one highlighted (-1: none). */
   const chartCols = new Set(MODELS.map((_, i) => i));
   let highlight = -1;
@@ -595,7 +584,7 @@
       const [lo, hi] = wilson(k, n);
       return [n, fmt(lo, 1), fmt(hi, 1)];
     }));
-    const ys = rows.map((s) => plotText(`${SYMBOL_TEXT[s.m % SYMBOL_TEXT.length]} ${groupName(s)}`));
+    const ys = rows.map((s) => plotText(`${columnGlyph(s.m)} ${groupName(s)}`));
     window.Plotly.react("chart-heat", [{
       type: "heatmap", x: xs, y: ys, z: z, customdata: custom,
       text: z.map((r) => r.map((v) => (v === null ? "" : v.toFixed(0)))), texttemplate: "%{text}", textfont: { size: 10 },
@@ -738,7 +727,7 @@
         if (input.checked) chartCols.add(m); else chartCols.delete(m);
         scheduleSummary();
       });
-      const swatch = el("span", { cls: "swatch", text: SYMBOL_TEXT[m % SYMBOL_TEXT.length] });
+      const swatch = el("span", { cls: "swatch", text: columnGlyph(m) });
       swatch.style.color = columnColor(m);
       const name = el("button", { type: "button", cls: "pick-name", text: model.label, title: "highlight this column in every chart" });
       name.addEventListener("click", () => {
