@@ -35,6 +35,7 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 #: a second (issue 31); tests/test_cli_startup.py checks that the two lists agree.
 INPUT_FORMATS: tuple[str, ...] = (
     "csv", "tsv", "jsonl", "parquet", "hf-csv", "hf-jsonl", "hf-parquet", "stereoset", "winobias",
+    "winogender",
 )  # fmt: skip
 OUTPUT_FORMATS: tuple[str, ...] = ("upstream", *INPUT_FORMATS)
 
