@@ -412,3 +412,25 @@ REPLAYERS: dict[str, Callable[[Path], None]] = {
     "links": _replay_links,
     "sweep-inputs": _replay_sweep_inputs,
 }
+
+
+def test_the_classifier_fails_a_traceback_and_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:
+    """run_cli fails what a user must not see: an exception other than curate's own, and a
+    command over its time budget."""
+    from tests.support import fuzz_cli
+    from tests.support.release_project import PAIRS
+
+    root = _project("classifier")
+    write_pairs(PAIRS, root / "pairs.csv")
+    assert run_cli("t", None, ["stats", "pairs.csv"], root).exit_code == 0
+
+    def crash(name: str) -> str:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr("curate.formats.encoding.check_encoding", crash)
+    with pytest.raises(AssertionError, match="traceback"):
+        run_cli("t", None, ["stats", "pairs.csv", "--encoding", "cp1252"], root)
+    monkeypatch.undo()
+    monkeypatch.setattr(fuzz_cli, "BUDGET", 0.001)
+    with pytest.raises(AssertionError, match="ran over"):
+        run_cli("t", None, ["stats", "pairs.csv"], root)
