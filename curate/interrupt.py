@@ -4,12 +4,15 @@ The command modules take a second or more to import (typer, rich, pandas, the be
 plugins); an interrupt then, before any command's own handler runs, used to end in a
 ``KeyboardInterrupt`` traceback from the start-up imports. :func:`run_guarded` loads the app
 inside the handler, so the entry point (:mod:`curate.__main__`) imports nothing of the CLI
-before it is guarded. An interrupt while Typer parses the options ends its own way (a silent
-exit 130); it gets the same line. Ground floor: it imports nothing of curate.
+before it is guarded; the entry point's own first statement installs a SIGINT handler that
+covers the imports before this guard (this module's among them). An interrupt while Typer
+parses the options ends its own way (a silent exit 130); it gets the same line. Ground floor:
+it imports nothing of curate, and nothing the interpreter has not loaded at start.
 """
 
 from __future__ import annotations
 
+import _signal
 import sys
 from collections.abc import Callable
 
@@ -26,9 +29,18 @@ def _interrupted() -> None:
     raise SystemExit(130)
 
 
-def run_guarded(load_app: Callable[[], Callable[[], object]]) -> None:
-    """Load the app (``load_app()``) and run it; never a traceback for Ctrl-C."""
+def run_guarded(
+    load_app: Callable[[], Callable[[], object]],
+    start_up_handler: Callable[[int, object], object] | None = None,
+) -> None:
+    """Load the app (``load_app()``) and run it; never a traceback for Ctrl-C.
+
+    ``start_up_handler``: the SIGINT handler the entry point installed before its imports
+    (:mod:`curate.__main__`); from inside the ``try`` on, Python's own handler (a
+    ``KeyboardInterrupt``, caught here) takes over again, so that the commands clean up."""
     try:
+        if start_up_handler is not None and _signal.getsignal(_signal.SIGINT) is start_up_handler:
+            _signal.signal(_signal.SIGINT, _signal.default_int_handler)
         app = load_app()
         app()
     except KeyboardInterrupt:

@@ -219,8 +219,8 @@ def truncated_cache(root: Path) -> None:
 
 
 def cache_damaged_past_its_schema(root: Path) -> None:
-    """A real score cache whose logprobs pages are garbage: it opens (its schema, meta and
-    contexts pages are intact), and the damage is found mid-run, at the first lookup."""
+    """A real score cache whose logprobs pages are garbage (its schema, meta and
+    contexts pages are intact); opening checks every page, so it is refused before any lookup."""
     import sqlite3
 
     from tests.support.tiny_models import tiny_model_dir
@@ -236,6 +236,38 @@ def cache_damaged_past_its_schema(root: Path) -> None:
     data = bytearray(path.read_bytes())
     start = (first - 1) * page_size
     data[start:] = (bytes(range(256)) * (len(data) // 256 + 1))[: len(data) - start]
+    path.write_bytes(bytes(data))
+
+
+def cache_damaged_deep_inside(root: Path) -> None:
+    """A real score cache (from a real run), grown to 60,000 more rows of another model, whose
+    middle leaf page of logprobs is garbage: the first and last rows of every table are intact,
+    so only a check of every page finds it before the lookups."""
+    import sqlite3
+
+    from curate.score.cache import ScoreCache
+    from tests.support.tiny_models import tiny_model_dir
+
+    result = runner.invoke(app, ["score", "pairs.csv", "-m", str(tiny_model_dir("bert"))])
+    assert result.exit_code == 0, result.output
+    shutil.rmtree(root / "build")
+    path = root / ".curate-cache" / "scores.sqlite"
+    with ScoreCache(path) as cache:
+        key = cache.register_context({"model": "another"})
+        cache.store(key, [(f"{i:064x}", p, -1.5) for i in range(20_000) for p in range(3)])
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page_size = db.execute("PRAGMA page_size").fetchone()[0]
+        leaves = sorted(
+            row[0]
+            for row in db.execute(
+                "SELECT pageno FROM dbstat WHERE name = 'logprobs' AND pagetype = 'leaf'"
+            )
+        )
+    assert len(leaves) > 100
+    data = bytearray(path.read_bytes())
+    start = (leaves[len(leaves) // 2] - 1) * page_size
+    data[start : start + page_size] = bytes(range(256)) * (page_size // 256)
     path.write_bytes(bytes(data))
 
 
@@ -2042,6 +2074,8 @@ ISSUE36 = [
             ("cache-damaged-past-its-schema", "pairs.csv", (), ("scores.sqlite", "damaged"),
              cache_damaged_past_its_schema),
             ("truncated-cache", "pairs.csv", (), ("scores.sqlite", "delete it"), truncated_cache),
+            ("cache-damaged-deep-inside", "pairs.csv", (), ("scores.sqlite", "damaged"),
+             cache_damaged_deep_inside),
             ("garbage-cache", "pairs.csv", (), ("scores.sqlite", "delete it"),
              text(".curate-cache/scores.sqlite", bytes(range(256)) * 64)),
             ("cache-under-a-file", "pairs.csv", ("--cache", "pairs.csv/c.sqlite"),

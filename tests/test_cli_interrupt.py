@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -17,14 +18,22 @@ from tests.conftest import repo_env
 
 _HOOK = """
 import os, signal, sys
-trigger = sys.argv.pop(1)
+trigger, _, after = sys.argv.pop(1).partition("+")
+times = int(os.environ.get("CTRL_C_TIMES", "1"))
 class Trigger:
     # a meta-path finder sees every import, importlib.import_module's too (the CLI loads a
-    # command's module that way), where a builtins.__import__ hook sees only import statements
+    # command's module that way), where a builtins.__import__ hook sees only import statements.
+    # "NAME" fires as NAME starts importing, "NAME+K" as the K-th import after NAME starts.
+    countdown = None
     def find_spec(self, name, path=None, target=None):
         if name == trigger:
+            self.countdown = int(after or 0)
+        elif self.countdown is not None:
+            self.countdown -= 1
+        if self.countdown == 0:
             sys.meta_path.remove(self)
-            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, delivered while this import starts
+            for _ in range(times):
+                os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, delivered as this import starts
         return None
 sys.meta_path.insert(0, Trigger())
 """
@@ -67,9 +76,25 @@ def _assert_one_line(done: subprocess.CompletedProcess[str]) -> None:
     assert done.stderr.strip().splitlines() == ["interrupted; no partial output was written"]
 
 
-#: curate.config is the first library import of a running command: the stages are imported
-#: inside the functions that run them, not when the command line is parsed (issue 31).
-@pytest.mark.parametrize("trigger", ["typer", "curate.commands", "curate.config"])
+#: Moments of the start-up, earliest first: the entry point's first import after its guard
+#: (issue 36 item 18: before, an interrupt there was a traceback), the first imports after it,
+#: the CLI's framework, the command table, the first library import of a running command
+#: (the stages are imported inside the functions that run them, not when the command line is
+#: parsed: issue 31), and imports deep inside a stage.
+START_UP = [
+    "curate.interrupt",
+    "curate.interrupt+1",
+    "curate.interrupt+3",
+    "typer",
+    "curate.cli",
+    "curate.commands",
+    "curate.config",
+    "curate.commands+40",
+    "curate.commands+80",
+]
+
+
+@pytest.mark.parametrize("trigger", START_UP)
 @pytest.mark.parametrize("command", [["lint"], ["publish", "1.0.0"]])
 def test_ctrl_c_during_the_console_scripts_start_up(trigger: str, command: list[str]) -> None:
     from tests.conftest import REPO
@@ -77,9 +102,60 @@ def test_ctrl_c_during_the_console_scripts_start_up(trigger: str, command: list[
     _assert_one_line(_run(CONSOLE_SCRIPT, trigger, str(REPO / "pyproject.toml"), *command))
 
 
-@pytest.mark.parametrize("trigger", ["typer", "curate.commands"])
+@pytest.mark.parametrize(
+    "trigger", ["curate.interrupt", "curate.interrupt+2", "typer", "curate.commands"]
+)
 def test_ctrl_c_during_python_m_curates_start_up(trigger: str) -> None:
     _assert_one_line(_run(PYTHON_M, trigger, "lint"))
+
+
+@pytest.mark.parametrize("trigger", ["curate.interrupt", "curate.commands"])
+def test_ctrl_c_pressed_twice_at_start_up_prints_the_line_once(trigger: str) -> None:
+    """Two SIGINTs back to back (an impatient user): still one line, exit 130."""
+    from tests.conftest import REPO
+
+    done = subprocess.run(
+        [sys.executable, "-c", CONSOLE_SCRIPT, trigger, str(REPO / "pyproject.toml"), "lint"],
+        env=repo_env(CTRL_C_TIMES="2"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    _assert_one_line(done)
+
+
+def test_the_start_up_guard_prints_the_same_line() -> None:
+    """The guard of the entry point cannot import the message; it spells it the same."""
+    from curate.interrupt import INTERRUPTED
+
+    source = (Path(__file__).parents[1] / "curate" / "__main__.py").read_text(encoding="utf-8")
+    assert f'b"{INTERRUPTED}\\n"' in source
+
+
+def test_commands_get_pythons_own_handler_back() -> None:
+    """Past the start-up the guard is gone: a command sees Python's KeyboardInterrupt (its
+    cleanup runs), and the entry point leaves a handler it did not install alone."""
+    code = """
+import signal, sys
+import curate.__main__ as entry
+assert signal.getsignal(signal.SIGINT) is entry._interrupted_at_start_up
+seen = []
+def app():
+    seen.append(signal.getsignal(signal.SIGINT))
+def load():
+    return app
+from curate.interrupt import run_guarded
+run_guarded(load, start_up_handler=entry._interrupted_at_start_up)
+assert seen == [signal.default_int_handler], seen
+mine = lambda *a: None
+signal.signal(signal.SIGINT, mine)
+run_guarded(load, start_up_handler=entry._interrupted_at_start_up)
+assert seen[-1] is mine
+print("ok")
+"""
+    done = _run(code)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
 
 
 def test_ctrl_c_while_the_options_are_parsed() -> None:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tests import test_fuzz, test_fuzz_surfaces
+from tests import test_fuzz, test_fuzz_readers, test_fuzz_surfaces
 from tests.support.fuzzing import CORPUS
 
-REPLAYERS = {**test_fuzz.REPLAYERS, **test_fuzz_surfaces.REPLAYERS}
+REPLAYERS = {**test_fuzz.REPLAYERS, **test_fuzz_surfaces.REPLAYERS, **test_fuzz_readers.REPLAYERS}
 CASES = sorted(CORPUS.glob("*")) if CORPUS.is_dir() else []
 
 

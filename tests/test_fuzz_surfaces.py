@@ -411,7 +411,8 @@ _plan_leaves = st.sampled_from(
     [
         "pll", ["pll", "aul"], ["clm-sum"], [], ["nope"], "models/bert", "models/gpt2", "v1.csv",
         "v2.csv", "raw", "../v1.csv", "csv", "winobias", "cpu", "cuda", "bfloat16", "out",
-        "../out", "/", ".", "a b", 0, 1, 2, 0.5, 1e300, True, {"label": "x", "data": "v1.csv"},
+        "../out", "/", ".", "a b", 0, 1, 2, 0.5, 1e300, float("nan"), float("inf"), -float("inf"),
+        True, {"label": "x", "data": "v1.csv"},
         [{"name": "models/bert"}], [{"label": "v3", "data": "v2.csv"}],
     ]
 )

@@ -16,7 +16,7 @@ import pytest
 
 from curate import sources
 from curate.datasets import format_dataset, read_dataset
-from curate.errors import InputError
+from curate.errors import InputError, UsageError
 from curate.formats.encoding import decode, forced_encoding, misplaced
 from curate.formats.language import detect_language
 
@@ -103,6 +103,17 @@ def test_a_wrong_forced_encoding_is_said(dutch: Path) -> None:
     with forced_encoding("cp1250"):
         dataset = read_dataset(dutch)
     assert "look out of place" in dataset.warnings[0]
+
+
+@pytest.mark.parametrize("name", ["rot13", "hex", "base64", "idna", "utf-7"])
+def test_a_codec_that_is_no_file_encoding_is_one_sentence(tmp_path: Path, name: str) -> None:
+    """--encoding rot13 (a codec of str to str) was a LookupError traceback at the first
+    decode (issue 36, found by the fuzzer)."""
+    path = tmp_path / "pairs.csv"
+    path.write_bytes(b"id,sent_more,sent_less,stereo_antistereo,bias_type\n")
+    refused = pytest.raises(UsageError, match=rf"'{name}' is not an encoding of text files")
+    with refused, forced_encoding(name):
+        read_dataset(path)
 
 
 @pytest.mark.parametrize(

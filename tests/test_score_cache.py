@@ -275,7 +275,7 @@ def test_per_token_logprobs_are_read_back_from_the_cache(models, tmp_path):
 
 
 def test_damage_past_the_schema_is_found_when_the_cache_opens(tmp_path: Path) -> None:
-    """Pages damaged past the schema: opening reads the edges of every table, so the damage
+    """Pages damaged past the schema: opening checks every page, so the damage
     is one error before any model loads (issue 36), not at the first lookup after it."""
     path = tmp_path / "scores.sqlite"
     sentences = [f"{i:064x}" for i in range(2000)]
@@ -289,15 +289,15 @@ def test_damage_past_the_schema_is_found_when_the_cache_opens(tmp_path: Path) ->
         ScoreCache(path)
 
 
-def test_damage_found_mid_run_names_the_cache(tmp_path: Path) -> None:
-    """Pages damaged inside a table (not at its edges) open fine; the first lookup reaching
-    them is one error."""
-    path = tmp_path / "scores.sqlite"
-    sentences = [f"{i:064x}" for i in range(2000)]
+def _damage_a_leaf_inside(path: Path, sentences: list[str], positions: int) -> str:
+    """A cache of ``len(sentences) * positions`` rows whose middle leaf page of logprobs (not
+    an edge of the table, which a read of each table's first and last rows would reach) is
+    overwritten with garbage; returns the context key."""
     with ScoreCache(path) as cache:
         key = cache.register_context({"model": "m"})
-        cache.store(key, [(s, p, -1.5) for s in sentences for p in range(3)])
-    with contextlib.closing(sqlite3.connect(path)) as db:  # a leaf page inside logprobs
+        cache.store(key, [(s, p, -1.5) for s in sentences for p in range(positions)])
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         page_size = db.execute("PRAGMA page_size").fetchone()[0]
         pages = sorted(
             row[0]
@@ -310,7 +310,27 @@ def test_damage_found_mid_run_names_the_cache(tmp_path: Path) -> None:
     start = (middle - 1) * page_size
     data[start : start + page_size] = bytes(range(256)) * (page_size // 256)
     path.write_bytes(bytes(data))
-    with ScoreCache(path) as cache:  # the edges of every table are intact: opening works
+    return key
+
+
+def test_damage_deep_inside_a_large_table_is_refused_when_the_cache_opens(tmp_path: Path) -> None:
+    """Issue 36 item 15: one damaged leaf in the middle of a 60,000-row table (its first and
+    last rows intact) is one error naming the file when the cache opens, before any lookup."""
+    path = tmp_path / "scores.sqlite"
+    _damage_a_leaf_inside(path, [f"{i:064x}" for i in range(20_000)], 3)
+    with pytest.raises(CacheError, match=r"scores.sqlite: the score cache is damaged.*delete it"):
+        ScoreCache(path)
+
+
+def test_damage_found_mid_run_names_the_cache(tmp_path: Path) -> None:
+    """Damage that appears after the cache opened (another process, the disk) is one error
+    naming the file at the first read that reaches it."""
+    path = tmp_path / "scores.sqlite"
+    sentences = [f"{i:064x}" for i in range(2000)]
+    with ScoreCache(path) as cache:
+        key = cache.register_context({"model": "m"})
+    with ScoreCache(path) as cache:  # intact when opened
+        _damage_a_leaf_inside(path, sentences, 3)
         with pytest.raises(CacheError, match=r"scores.sqlite: the score cache is damaged.*delete it"):
             cache.lookup(key, sentences)
         with pytest.raises(CacheError, match="damaged"):

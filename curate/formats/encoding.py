@@ -47,6 +47,11 @@ CANDIDATES: tuple[str, ...] = (
     "cp850",
     "cp437",
 )
+#: Text codecs that no file is saved in: they decode bytes to text, but as an escape syntax
+#: (``\\xe9``, ``+AOk-``, punycode), not as a character set.
+_NOT_FILE_ENCODINGS = frozenset(
+    {"idna", "punycode", "raw-unicode-escape", "unicode-escape", "undefined", "utf-7"}
+)
 #: The least share of dictionary words (among words with a non-ASCII letter) to accept.
 MIN_KNOWN = 0.6
 
@@ -69,12 +74,19 @@ def forced_encoding(encoding: str | None) -> Iterator[None]:
 def check_encoding(name: str) -> str:
     """The codec's canonical name, or one sentence saying the name is unknown."""
     try:
-        return codecs.lookup(name).name
+        codec = codecs.lookup(name)
     except LookupError:
         raise UsageError(
             f"unknown encoding {name!r}; give a Python codec name such as mac_roman, cp1252, "
             "latin_1 or utf-8"
         ) from None
+    # rot13, hex, base64 are codecs, but not of bytes to text (bytes.decode refuses them)
+    if not getattr(codec, "_is_text_encoding", True) or codec.name in _NOT_FILE_ENCODINGS:
+        raise UsageError(
+            f"{name!r} is not an encoding of text files; give a Python codec name such as "
+            "mac_roman, cp1252, latin_1 or utf-8"
+        )
+    return codec.name
 
 
 @dataclass(frozen=True)

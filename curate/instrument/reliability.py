@@ -139,6 +139,17 @@ def read_links(path: Path, alternates: Sequence[tuple[Path, Dataset]], original:
         raise InputError(f"{path}: no such file (--links)") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot read the links file ({exc})") from None
+    try:
+        return _parse_links(path, text, alternates, original)
+    except csv.Error as exc:  # a field over csv's size limit, a NUL byte in older Pythons
+        raise InputError(f"{path}: not readable as a links CSV ({exc})") from None
+
+
+def _parse_links(
+    path: Path, text: str, alternates: Sequence[tuple[Path, Dataset]], original: Dataset
+) -> dict[str, dict[int, int]]:
+    import csv
+
     reader = csv.DictReader(text.splitlines())
     header = reader.fieldnames or []
     if "alternate_id" not in header or "original_id" not in header:

@@ -3,7 +3,9 @@ mutations, the check that tells our usage error from a crash, and the corpus of 
 
 The targets live in tests/test_fuzz.py (datasets, StereoSet, annotation rounds, records,
 recipes) and tests/test_fuzz_surfaces.py (WinoBias folders, imported scores, sweep plans,
-instrument score folders, published releases); tests/test_fuzz_corpus.py replays every saved
+instrument score folders, published releases), tests/test_fuzz_readers.py (through the command
+line, tests/support/fuzz_cli.py: French and Dutch files, --links files, diff-report --sweep
+inputs); tests/test_fuzz_corpus.py replays every saved
 case, and benchmarks/fuzz.py runs all targets for a set time.
 
 Profiles: ``ci`` (the default, a few seconds per target, derandomised so ``make test`` is
