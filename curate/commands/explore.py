@@ -124,8 +124,9 @@ def explore(
         changes_file = resolved.path.parent / CHANGES_NAME
         # a release's change log, or the one `curate revise` wrote beside a revised file
         changes = read_changes(changes_file) if changes_file.is_file() else []
+        pairs = tuple(read_pairs_file(resolved.path))
         version_data.append(
-            VersionData(resolved.label, tuple(read_pairs_file(resolved.path)), tuple(changes))
+            VersionData(resolved.label, pairs, tuple(changes), _language(pairs))
         )
     if findings_paths is None:
         default = cfg.output_dir / "findings.jsonl"
@@ -282,3 +283,12 @@ def _tokens(
                 per_pair.setdefault(pair_id, [None] * n_versions)[v] = _rounded(entry)
             found[index] = per_pair
     return found
+
+
+def _language(pairs) -> str | None:
+    """The language of a version's sentences, detected as the readers detect it (two versions
+    in different languages are shown as aligned translations)."""
+    from curate.formats.language import detect_language
+
+    sample = " ".join(p.sent_more for p in list(pairs)[:200])
+    return detect_language(sample) if sample.strip() else None

@@ -23,6 +23,7 @@ from typing import Any
 from curate.errors import InputError
 from curate.fileio import input_exists
 from curate.findings import Finding
+from curate.formats.language import LANGUAGES
 from curate.pairs import Pair
 from curate.report.palette import column_styles
 from curate.score.metrics import DEFAULT_THRESHOLD, PairScore
@@ -46,11 +47,14 @@ FAMILY_NAMES: dict[str, str] = {
 
 @dataclass(frozen=True)
 class VersionData:
-    """One version: its label, pairs and (for a release) its change records."""
+    """One version: its label, pairs, (for a release) its change records and the language of its
+    text (``en``, ``fr``, ``nl``; ``None``: not known). Two versions in different languages are
+    translations aligned by pair id: the page shows them side by side as such, never as edits."""
 
     label: str
     pairs: tuple[Pair, ...]
     changes: tuple[dict[str, Any], ...] = ()
+    language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -327,6 +331,10 @@ def build_explore_data(
         "format": EXPLORE_FORMAT,
         "title": title or " vs ".join(v.label for v in versions),
         "versions": [v.label for v in versions],
+        "languages": [v.language for v in versions],
+        "language_names": {
+            v.language: LANGUAGES.get(v.language, v.language) for v in versions if v.language
+        },
         "models": [
             {
                 "label": labels[i],

@@ -5,6 +5,15 @@
   const DATA = JSON.parse(document.getElementById("curate-data").textContent);
   const VERSIONS = DATA.versions;
   const NV = VERSIONS.length;
+  // Two versions in different languages are translations aligned by pair id: their pairs are
+  // shown side by side as such (not as edits); only their labels can disagree.
+  const LANGUAGE_NAMES = DATA.language_names || {};
+  const LANGUAGES = DATA.languages || [];
+  const TRANSLATED = NV === 2 && !!LANGUAGES[0] && !!LANGUAGES[1] && LANGUAGES[0] !== LANGUAGES[1];
+  function versionName(v) {
+    const code = LANGUAGES[v];
+    return TRANSLATED && code ? `${VERSIONS[v]} (${LANGUAGE_NAMES[code] || code})` : VERSIONS[v];
+  }
   const LAST = NV - 1;
   const MODELS = DATA.models;
   const ROWS = DATA.rows;
@@ -37,7 +46,9 @@
     if (NV === 2) {
       if (!r.v[0]) r.status = "added";
       else if (!r.v[1]) r.status = "dropped";
-      else if (r.v[0] !== r.v[1]) r.status = "edited";
+      else if (TRANSLATED) {
+        if (r.v[0][2] !== r.v[1][2] || r.v[0][3] !== r.v[1][3]) r.status = "labels differ";
+      } else if (r.v[0] !== r.v[1]) r.status = "edited";
     }
     r.shown = r.v[LAST] || r.v[0];
     r.codes = r.f ? Array.from(new Set(r.f.map((f) => f[0]))).sort() : [];
@@ -807,7 +818,7 @@
         parts.push(el("p", { cls: "note", text: `${label}: unchanged` }));
         return;
       }
-      parts.push(el("h3", { text: `${label}${cells ? `: ${cells[3]}, ${cells[2]}` : ": not in this version"}` }));
+      parts.push(el("h3", { text: `${versionName(v)}${cells ? `: ${cells[3]}, ${cells[2]}` : ": not in this version"}` }));
       if (cells) parts.push(el("div", { cls: "sentences" }, sentencePair(cells)));
     });
     parts.push(...section("Findings", [r.f ? el("ul", { cls: "findings" }, r.f.map((f) => el("li", null, [el("span", { cls: "badge code", text: f[0] }), ` ${f[1]}: ${f[2]}`]))) : el("p", { cls: "note", text: "No lint finding." })]));
@@ -990,7 +1001,7 @@
   const nModels = new Set(MODELS.map((m) => m.name)).size;
   const counted = `${MODELS.length} score column${MODELS.length === 1 ? "" : "s"} from ${nModels} model${nModels === 1 ? "" : "s"}`;
   const scored = MODELS.length ? `${counted}: ${MODELS.map((m) => m.label).join(", ")}` : "no scores";
-  $("about").textContent = `${ROWS.length} pairs; versions: ${VERSIONS.join(" \u2192 ")}; ${scored}; rounds: ${DATA.rounds.join(", ") || "none"}.`;
+  $("about").textContent = `${ROWS.length} pairs; ${TRANSLATED ? `aligned translations: ${VERSIONS.map((_, v) => versionName(v)).join(" | ")}` : `versions: ${VERSIONS.join(" \u2192 ")}`}; ${scored}; rounds: ${DATA.rounds.join(", ") || "none"}.`;
   buildChartPicker();
   window.curateExplore = { reportText: reportText, state: state, chartsReady: false, thresholdLabel: thresholdLabel };
   COLS = columns();
