@@ -281,13 +281,12 @@ def test_revise_refuses_an_unwritable_output_before_the_work(
     from typer.testing import CliRunner
 
     from curate.cli import app
-    from curate.commands import release as release_commands
+    from curate.release import revise as revise_module
 
+    # the command imports the stage when it runs (issue 31): watch the stage itself
     revised: list[object] = []
-    real = release_commands.revise_pairs
-    monkeypatch.setattr(
-        release_commands, "revise_pairs", lambda *a: revised.append(a) or real(*a)
-    )
+    real = revise_module.revise
+    monkeypatch.setattr(revise_module, "revise", lambda *a: revised.append(a) or real(*a))
     (stereoset_cfg.root / "taken").write_text("a file\n", encoding="utf-8")
     monkeypatch.chdir(stereoset_cfg.root)
     result = CliRunner().invoke(

@@ -32,7 +32,9 @@ def ray_cluster(request):
     if ray.is_initialized():
         ray.shutdown()
     if request.param == "local-ray":
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        # a new instance ("local"), never a Ray already running on this machine (another
+        # suite's cluster, a user's `ray start`), which num_cpus cannot be given to
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
         yield request.param
         ray.shutdown()
         return
