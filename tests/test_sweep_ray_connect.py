@@ -95,3 +95,63 @@ def test_ray_s_version_mismatch_becomes_one_sentence_with_both_versions():
 def test_a_local_ray_that_does_not_start_is_not_called_a_connect_timeout():
     error = explain(Exception("The current node timed out during startup."), None, 30)
     assert "could not start a local Ray" in str(error) and "--connect-timeout" not in str(error)
+
+
+_SERVER_FAILURE = (
+    "Initialization failure from server:\nTraceback (most recent call last):\n"
+    '  File "proxier.py", line 766, in Datapath\n    raise RuntimeError(\n'
+    "RuntimeError: Starting Ray client server failed. See ray_client_server_23000.err for "
+    "detailed logs.\n"
+)
+
+
+def test_a_failed_client_server_start_is_named_with_the_heads_reason():
+    error = str(explain(ConnectionAbortedError(_SERVER_FAILURE), "ray://head:10001", 30))
+    assert "\n" not in error
+    assert "could not start a Ray Client server for this driver" in error
+    assert "Starting Ray client server failed" in error
+    bare = str(explain(ConnectionAbortedError("Initialization failure from server:\n"), "ray://h:1", 30))
+    assert "it gave no reason" in bare
+
+
+def test_only_a_head_side_start_failure_is_tried_again(monkeypatch):
+    """A busy head fails to start the driver's server once: the sweep connects on the next
+    try; a refused token is raised at the first."""
+    ray = pytest.importorskip("ray")
+    from curate.sweep.ray_connect import CLIENT_INIT_ATTEMPTS, is_transient_client_failure
+    from curate.sweep.ray_executor import RayExecutor
+
+    assert is_transient_client_failure(ConnectionAbortedError(_SERVER_FAILURE))
+    assert not is_transient_client_failure(RuntimeError("UNAUTHENTICATED: invalid token"))
+    calls: list[dict] = []
+
+    def flaky_init(**options):
+        calls.append(options)
+        if len(calls) == 1:
+            raise ConnectionAbortedError(_SERVER_FAILURE)
+
+    monkeypatch.setattr(ray, "init", flaky_init)
+    monkeypatch.setattr(ray, "shutdown", lambda: None)
+    executor = RayExecutor(address="ray://127.0.0.1:1")
+    executor._init({"address": "ray://127.0.0.1:1"})
+    assert len(calls) == 2
+    calls.clear()
+
+    def always(**options):
+        calls.append(options)
+        raise ConnectionAbortedError(_SERVER_FAILURE)
+
+    monkeypatch.setattr(ray, "init", always)
+    with pytest.raises(ConnectionAbortedError):
+        executor._init({"address": "ray://127.0.0.1:1"})
+    assert len(calls) == CLIENT_INIT_ATTEMPTS
+    calls.clear()
+
+    def refused(**options):
+        calls.append(options)
+        raise RuntimeError("UNAUTHENTICATED: invalid token")
+
+    monkeypatch.setattr(ray, "init", refused)
+    with pytest.raises(RuntimeError):
+        executor._init({"address": "ray://127.0.0.1:1"})
+    assert len(calls) == 1

@@ -218,6 +218,29 @@ _VERSIONS = re.compile(
 )
 
 
+#: ``ray.init`` tries through ``ray://`` when the head could not start the driver's server.
+CLIENT_INIT_ATTEMPTS = 3
+_CLIENT_INIT_FAILURE = "initialization failure from server"
+
+
+def is_transient_client_failure(exc: BaseException) -> bool:
+    """Whether a Ray Client ``ray.init`` failed on the head's side, while its proxy started
+    or reached this driver's own server (``Starting Ray client server failed``, ``Proxy
+    failed to Connect to backend``, a runtime env not made in time): a busy head, worth
+    another try. A refused token or a version mismatch is answered without starting
+    anything and never arrives this way."""
+    return _CLIENT_INIT_FAILURE in str(exc).lower()
+
+
+def server_reason(text: str) -> str:
+    """The last line of the traceback a Ray Client server sends with a failed init (its
+    first line is only ``Initialization failure from server:``)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines or _CLIENT_INIT_FAILURE not in lines[0].lower():
+        return ""
+    return lines[-1] if len(lines) > 1 else ""
+
+
 def explain(exc: BaseException, where: str | None, timeout: float) -> UsageError:
     """One sentence for an error of ``ray.init`` (``where`` None: a Ray started for the run)."""
     text = str(exc)
@@ -250,6 +273,12 @@ def explain(exc: BaseException, where: str | None, timeout: float) -> UsageError
             "(--connect-timeout)"
         )
     first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+    if _CLIENT_INIT_FAILURE in first.lower():
+        reason = server_reason(text) or "it gave no reason"
+        return UsageError(
+            f"cannot connect to Ray at {where}: the head could not start a Ray Client server "
+            f"for this driver ({reason}); see ray_client_server*.err in the head's Ray logs"
+        )
     return UsageError(f"cannot connect to Ray at {where}: {first}")
 
 

@@ -186,7 +186,7 @@ class RayExecutor:
             # runtime env would start new ones, and the runtime-env agent would work for it).
             os.environ["PYTHONPATH"] = code_path()
         try:
-            ray.init(**options)
+            self._init(options)
         except Exception as exc:
             self._release()
             raise explain(exc, self.address, self.connect_timeout) from None
@@ -197,6 +197,27 @@ class RayExecutor:
                 os.environ["PYTHONPATH"] = saved
         self._own_env = self.address is None
         return True
+
+    def _init(self, options: dict[str, Any]) -> None:
+        """``ray.init``, tried again when a Ray Client server could not start this driver's
+        server in time (a transient failure of a busy head).
+
+        Through ``ray://`` the head's proxy starts one Ray Client server process per driver
+        and gives up when it does not answer within 30 s; on a loaded head that happens once
+        and not on the next try. The client disconnects cleanly after a failed init, so a new
+        attempt starts from nothing. Any other error is raised at once.
+        """
+        from curate.sweep.ray_connect import CLIENT_INIT_ATTEMPTS, is_transient_client_failure
+
+        for attempt in range(1, CLIENT_INIT_ATTEMPTS + 1):
+            try:
+                ray.init(**options)
+                return
+            except Exception as exc:
+                if attempt == CLIENT_INIT_ATTEMPTS or not is_transient_client_failure(exc):
+                    raise
+                with contextlib.suppress(Exception):
+                    ray.shutdown()
 
     def events(
         self, groups: Sequence[Group], snapshots: Sequence[Snapshot], hook: BatchHook | None
