@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator, MutableMapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import click
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from curate.interrupt import run_guarded
+
+if TYPE_CHECKING:  # typer's own click (0.29 vendors it): importing click costs 50 ms
+    import click
 
 #: Every command: the stage module that registers it and its one-paragraph summary, as the
 #: module's docstring gives it (tests/test_cli_startup.py checks that they agree), in the
@@ -94,7 +96,22 @@ def load_stage(module: str) -> dict[str, click.Command]:
     return dict(typer.main.get_group(holder).commands)
 
 
-class _LazyCommands(MutableMapping[str, click.Command]):
+def _help_flags_default_to_false(command: click.Command, ctx: click.Context) -> None:
+    """Give ``-h/--help`` of ``command`` and its subcommands the default ``False``.
+
+    Typer (0.29) coerces a parameter's value through a pydantic ``TypeAdapter`` unless it is
+    already a bool, and the help flag's value is ``None`` when not given: every command line,
+    a mistyped one included, imported pydantic for it (0.15 s of a 0.5 s usage error, issue
+    31). With the default ``False`` the value is a bool and nothing is imported.
+    """
+    option = command.get_help_option(ctx)
+    if option is not None:
+        option.default = False
+    for child in getattr(command, "commands", {}).values():
+        _help_flags_default_to_false(child, ctx)
+
+
+class _LazyCommands(MutableMapping[str, "click.Command"]):
     """The group's commands: names known at once, each command built when first looked up."""
 
     def __init__(self) -> None:
@@ -138,8 +155,17 @@ class LazyGroup(TyperGroup):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if self._listing and cmd_name in COMMANDS:
-            return click.Command(cmd_name, help=COMMANDS[cmd_name][1])
-        return super().get_command(ctx, cmd_name)
+            return TyperCommand(cmd_name, help=COMMANDS[cmd_name][1])
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            _help_flags_default_to_false(command, ctx)
+        return command
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.default = False
+        return option
 
     def main(
         self,

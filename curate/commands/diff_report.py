@@ -31,7 +31,7 @@ from curate.commands.common import (
 )
 from curate.commands.scoring import frontend, run_comparison
 from curate.errors import UsageError, user_text
-from curate.score.settings import DEFAULT_BATCH_SIZE
+from curate.score.defaults import DEFAULT_BATCH_SIZE
 from curate.terminal import print_table
 
 if TYPE_CHECKING:

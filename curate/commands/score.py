@@ -41,6 +41,7 @@ from curate.commands.common import (
 from curate.commands.scoring import frontend, prepare_scoring, run_scoring
 from curate.errors import InputError, UsageError
 from curate.modelnames import model_slug
+from curate.score.defaults import DEFAULT_BATCH_SIZE
 from curate.score.methods import METHODS
 from curate.terminal import print_table
 
@@ -132,7 +133,7 @@ def score(
         "--batch-size",
         min=1,
         help="Masked copies (pll, pll-word-l2r) or sentences (the other methods) per forward "
-        "pass (default 32).",
+        f"pass (default {DEFAULT_BATCH_SIZE}).",
     ),
     threads: int | None = typer.Option(
         None, "--threads", min=1, help="CPU worker threads (default: as many as torch uses)."

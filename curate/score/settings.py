@@ -13,14 +13,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from curate.errors import InputError, UsageError
+from curate.score.defaults import DEFAULT_BATCH_SIZE
 from curate.score.methods import parse_methods
 from curate.score.metrics import DEFAULT_THRESHOLD
-
-#: Masked copies (or whole sentences, for the one-pass methods) per forward pass. 32 copies of
-#: a CrowS-Pairs sentence (~16 tokens) make ~500 rows per matrix product: enough for a CPU
-#: core's GEMM to run near its peak while the activations stay in cache (64 and 128 measured
-#: slower on one core; benchmarks/bench_pll.py).
-DEFAULT_BATCH_SIZE = 32
 
 #: ``--device`` and ``--dtype`` values. They live here, not in :mod:`curate.score.models` (which
 #: builds the torch dtypes from these names), so that a command's help and its usage errors,
