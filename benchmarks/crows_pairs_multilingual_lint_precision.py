@@ -1,12 +1,14 @@
 """Precision of `curate lint` on the French and Dutch CrowS-Pairs: a seeded sample of the flagged
 pairs of each language, judged against benchmarks/crows_pairs_multilingual_lint_guidelines.md
-(judgments in crows_pairs_multilingual_lint_judgments.toml).
+(judgments in crows_pairs_multilingual_lint_judgments.toml: two judges, the second blind to the
+first).
 
     python benchmarks/crows_pairs_multilingual_lint_precision.py [--show] [LANGUAGE ...]
 
 Reads crows_pairs_multilingual/crows_{french,dutch}.csv in $CURATE_DATA_MIRROR. Prints, per
-language, the flagged pairs and the pair-level precision with a Wilson 95% interval
-(statsmodels). ``--show`` prints the sample to judge (each pair and its findings). Refuses when
+language, the flagged pairs, each judge's pair-level precision, their agreement (Cohen's kappa)
+and the precision counting a pair only when both judges call it a real defect, with Wilson 95%
+intervals (statsmodels). ``--show`` prints the sample to judge (each pair and its findings). Refuses when
 the judged ids are not the sample the seed draws (the rules or the data changed: judge again).
 """
 
@@ -18,6 +20,7 @@ import sys
 import tomllib
 from pathlib import Path
 
+from statsmodels.stats.inter_rater import cohens_kappa
 from statsmodels.stats.proportion import proportion_confint
 
 from curate.benchmarks import benchmark_of, lint_target
@@ -37,6 +40,11 @@ def flagged_pairs(path: Path):
     settings, _ = apply_profile(LintSettings(), target)
     settings, _ = skip_unavailable(settings, dataset.fields, rules=target.rules())
     return dataset, lint_pairs(list(dataset.pairs), settings, target=target)
+
+
+def _wilson(real: int, n: int) -> str:
+    low, high = proportion_confint(real, n, alpha=0.05, method="wilson")
+    return f"(Wilson 95% CI {100 * low:.1f}-{100 * high:.1f}%)"
 
 
 def main(argv: list[str]) -> int:
@@ -64,17 +72,26 @@ def main(argv: list[str]) -> int:
                     if f.pair_id == pair_id:
                         print(f"   {f.code} {f.message}")
             continue
-        verdicts = {int(k): v[0] for k, v in table.get("judgments", {}).items()}
-        if sorted(verdicts) != sample:
+        first = {int(k): v[0] for k, v in table.get("judgments", {}).items()}
+        second = {int(k): v[0] for k, v in table.get("second_judgments", {}).items()}
+        if sorted(first) != sample or sorted(second) != sample:
             print(f"the judged ids are not the sample of seed {seed}: judge {sample} again")
             status = 1
             continue
-        real = sum(verdicts.values())
         n = len(sample)
-        low, high = proportion_confint(real, n, alpha=0.05, method="wilson")
+        for name, verdicts in (("first judge", first), ("second judge", second)):
+            real = sum(verdicts.values())
+            print(f"  {name}: {real}/{n} = {100 * real / n:.1f}% {_wilson(real, n)}")
+        table2 = [[0, 0], [0, 0]]
+        for pair_id in sample:
+            table2[int(first[pair_id])][int(second[pair_id])] += 1
+        kappa = cohens_kappa(table2).kappa
+        agreed = table2[0][0] + table2[1][1]
+        print(f"  agreement: {agreed}/{n} pairs, Cohen's kappa {kappa:.2f}")
+        both = table2[1][1]
         print(
-            f"precision (pair level, seed {seed}, n={n}): {real}/{n} = {100 * real / n:.1f}% "
-            f"(Wilson 95% CI {100 * low:.1f}-{100 * high:.1f}%)"
+            f"precision (pair level, seed {seed}, n={n}, a real defect for both judges): "
+            f"{both}/{n} = {100 * both / n:.1f}% {_wilson(both, n)}"
         )
     return status
 

@@ -203,13 +203,19 @@ def test_the_printed_precision_is_the_judged_one() -> None:
     judged = tomllib.loads(
         (REPO / "benchmarks" / "crows_pairs_multilingual_lint_judgments.toml").read_text("utf-8")
     )
+    from statsmodels.stats.inter_rater import cohens_kappa
+
     for language in ("fr", "nl"):
-        verdicts = [v[0] for v in judged[language]["judgments"].values()]
-        real, n = sum(verdicts), len(verdicts)
+        first = {k: v[0] for k, v in judged[language]["judgments"].items()}
+        second = {k: v[0] for k, v in judged[language]["second_judgments"].items()}
+        assert set(first) == set(second)  # the two judges judged the same sample
+        real, n = sum(first[k] and second[k] for k in first), len(first)
         low, high = proportion_confint(real, n, alpha=0.05, method="wilson")
         note = LANGUAGE_PRECISION[language]
-        assert f"{real} of " in note and f" {n} " in note
-        assert f"({100 * real / n:.0f}%, Wilson 95% CI {100 * low:.0f}-{100 * high:.0f}%)" in note
+        assert f"{real} of " in note and f" {n} " in note and "both of two judges" in note
+        assert f"({100 * real / n:.0f}%, Wilson 95% CI {100 * low:.0f}-{100 * high:.0f}%" in note
+        table = [[sum(first[k] == a and second[k] == b for k in first) for b in (0, 1)] for a in (0, 1)]
+        assert f"kappa {cohens_kappa(table).kappa:.2f} between them" in note
 
 
 @pytest.mark.parametrize("language", ["fr", "nl"])
@@ -234,6 +240,7 @@ def test_the_judged_sample_is_the_seeded_sample_of_todays_rules(language: str) -
     size = min(judged["sample"]["size"], len(flagged))
     sample = sorted(random.Random(judged["sample"]["seed"]).sample(flagged, size))
     assert sorted(int(k) for k in judged["judgments"]) == sample
+    assert sorted(int(k) for k in judged["second_judgments"]) == sample
 
 
 @pytest.mark.parametrize(

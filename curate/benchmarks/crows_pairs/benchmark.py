@@ -17,13 +17,15 @@ from curate.pairs import BIAS_TYPES, Pair
 LANGUAGE_PRECISION = {
     "fr": (
         "precision on the French CrowS-Pairs (Névéol et al. 2022), measured: 26 of 40 sampled "
-        "flagged pairs hold a real defect (65%, Wilson 95% CI 50-78%); most misses are group "
+        "flagged pairs hold a real defect for both of two judges (65%, Wilson 95% CI 50-78%; "
+        "kappa 0.94 between them); most misses are group "
         "words the French lexicon lacks (S005) and colloquial words (W002). G001, G003 and the "
         "English-only typography and spelling rules do not run."
     ),
     "nl": (
-        "precision on the Dutch CrowS-Pairs (Strazda & Spanakis 2025), measured: 30 of 40 "
-        "sampled flagged pairs hold a real defect (75%, Wilson 95% CI 60-86%); most misses are "
+        "precision on the Dutch CrowS-Pairs (Strazda & Spanakis 2025), measured: 28 of 40 "
+        "sampled flagged pairs hold a real defect for both of two judges (70%, Wilson 95% CI "
+        "55-82%; kappa 0.81 between them); most misses are "
         "group words the Dutch lexicon lacks (S005). G001, G003 and the English-only typography "
         "and spelling rules do not run."
     ),
