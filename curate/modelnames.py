@@ -28,3 +28,17 @@ def model_label(name: str) -> str:
 def model_slug(name: str) -> str:
     """A directory name for a model: a local directory's name, or the hub id with ``--``."""
     return local_name(name) or name.strip("/").replace("/", "--")
+
+
+def looks_like_path(name: str) -> bool:
+    """True when ``name`` can only mean a local directory, never a hub id.
+
+    Hub ids are ``name`` or ``owner/name``. A name starting with ``.``, ``..``, ``~`` or ``/``,
+    holding a backslash or more than one ``/``, or whose first component is an existing local
+    directory (``models/bret`` when ``models/`` exists) is a path: when it does not exist it is
+    a typo to report at once, not a hub id to retry for 50 seconds.
+    """
+    if name.startswith((".", "/", "~")) or "\\" in name or name.count("/") > 1:
+        return True
+    head, slash, _ = name.partition("/")
+    return bool(slash) and Path(head).expanduser().is_dir()

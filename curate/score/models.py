@@ -23,6 +23,7 @@ from typing import Any, Literal
 import torch
 
 from curate.errors import CurateError, InputError, UsageError
+from curate.modelnames import looks_like_path
 from curate.score.settings import DEVICES, DTYPE_NAMES
 
 #: The two kinds of language model the scoring methods are defined for.
@@ -166,20 +167,6 @@ def resolve_device(device: str = "auto") -> torch.device:
     if device == "mps" and not torch.backends.mps.is_available():
         raise UsageError("--device mps was requested but Apple MPS is not available")
     return torch.device(device)
-
-
-def looks_like_path(name: str) -> bool:
-    """True when ``name`` can only mean a local directory, never a hub id.
-
-    Hub ids are ``name`` or ``owner/name``. A name starting with ``.``, ``..``, ``~`` or ``/``,
-    holding a backslash or more than one ``/``, or whose first component is an existing local
-    directory (``models/bret`` when ``models/`` exists) is a path: when it does not exist it is
-    a typo to report at once, not a hub id to retry for 50 seconds.
-    """
-    if name.startswith((".", "/", "~")) or "\\" in name or name.count("/") > 1:
-        return True
-    head, slash, _ = name.partition("/")
-    return bool(slash) and Path(head).expanduser().is_dir()
 
 
 def _source(name_or_path: str | Path) -> str:

@@ -20,13 +20,15 @@ import queue
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from curate.errors import CurateError
 from curate.pairs import Pair
 from curate.score.cache import ScoreCache
-from curate.score.engine import ScoreResult
 from curate.score.settings import ScoreSettings
+
+if TYPE_CHECKING:  # torch: a Ray driver never imports it (its workers score)
+    from curate.score.engine import ScoreResult
 
 #: ``(description JSON, [(sentence, position, logprob)])`` per cache context (ScoreCache.export).
 Snapshot = list[tuple[str, list[tuple[str, int, float]]]]

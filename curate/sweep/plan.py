@@ -39,7 +39,8 @@ from typing import Any
 
 from curate import tomltext
 from curate.errors import InputError, UsageError
-from curate.score.models import DEVICES, DTYPES, looks_like_path
+from curate.modelnames import looks_like_path
+from curate.score.settings import DEVICES, DTYPE_NAMES
 
 #: Output folder names: no path separators, no leading dot.
 _LABEL = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+=-]*$")
@@ -124,7 +125,7 @@ _MODEL: dict[str, Check] = {
         lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
         "a list of method names",
     ),
-    "dtype": ("dtype", lambda v: isinstance(v, str) and v in DTYPES, f"one of {', '.join(DTYPES)}"),
+    "dtype": ("dtype", lambda v: isinstance(v, str) and v in DTYPE_NAMES, f"one of {', '.join(DTYPE_NAMES)}"),
     "device": ("device", lambda v: isinstance(v, str) and v in DEVICES, f"one of {', '.join(DEVICES)}"),
     "batch-size": ("batch_size", _positive_int, "a positive integer"),
     "lowercase": ("lowercase", lambda v: isinstance(v, bool), "true or false"),
