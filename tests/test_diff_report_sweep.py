@@ -100,3 +100,19 @@ def test_an_option_given_to_diff_report_overrides_the_plans_batch_sizes(project:
         ("small-batches", 4, "float32"),
         ("bf16", 4, "bfloat16"),
     }
+
+
+def test_a_sweep_model_that_does_not_load_is_one_error_before_any_scoring(project: Path) -> None:
+    """A plan naming a file that is no model: one ``error:`` line, exit 2, nothing written
+    (on a546b29 a ``note:`` with the reason came first and the same error followed)."""
+    plan = (project / "plan.toml").read_text(encoding="utf-8")
+    (project / "plan.toml").write_text(
+        plan.replace("[[version]]", '[[model]]\nname = "pairs.csv"\nlabel = "broken"\n\n[[version]]', 1),
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["diff-report", "--sweep", "plan.toml", "-o", "report"])
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert "model broken" in lines[0] and "cannot load language model" in lines[0]
+    assert not (project / "report").exists()

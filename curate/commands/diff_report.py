@@ -338,6 +338,7 @@ class _SweepInputs:
     size (for models named with --model besides the sweep's)."""
 
     def __init__(self, plan: Any) -> None:
+        from curate.errors import InputError
         from curate.sweep.run import ANY_METHOD, model_methods, model_settings
 
         self.models: list[tuple[str, str | None]] = [(m.name, m.label) for m in plan.models]
@@ -345,11 +346,13 @@ class _SweepInputs:
         self.notes: list[str] = []
         for model in plan.models:
             fit, unfit = model_methods(model)
+            if ANY_METHOD in unfit:
+                # its config did not load: scoring it would fail the same way, so refuse now,
+                # once (a note here and the same error from the scoring were two messages)
+                raise InputError(f"{plan.source}: model {model.label}: {unfit[ANY_METHOD]}")
             self.methods.append(fit)
             self.notes += [
-                f"{model.label}: {reason}"
-                if method == ANY_METHOD
-                else f"{model.label} · {method} is not compared (the sweep skips it too): {reason}"
+                f"{model.label} · {method} is not compared (the sweep skips it too): {reason}"
                 for method, reason in unfit.items()
             ]
         self.settings: list[Any] = [model_settings(plan, m, plan.threads) for m in plan.models]
