@@ -27,7 +27,7 @@ from curate.pairs import Pair
 from curate.score.cache import ScoreCache
 from curate.score.settings import ScoreSettings
 
-if TYPE_CHECKING:  # torch: a Ray driver never imports it (its workers score)
+if TYPE_CHECKING:  # a type only: importing the engine imports torch
     from curate.score.engine import ScoreResult
 
 #: ``(description JSON, [(sentence, position, logprob)])`` per cache context (ScoreCache.export).
