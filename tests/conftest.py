@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import tomllib
 from pathlib import Path
@@ -103,7 +104,22 @@ def _changes(before: dict[str, object], after: dict[str, object]) -> list[str]:
     return changes
 
 
+def _let_children_hear_ctrl_c() -> None:
+    """Give the commands the tests start a Ctrl-C they can hear, however the suite was started.
+
+    A suite started as a background job of a script (``make test &``, ``nohup``) inherits
+    SIGINT *ignored*, and so would every command it starts: curate keeps an ignored SIGINT
+    ignored, as a background job should, so the tests that send a real Ctrl-C would see the
+    command run on instead of printing the one line (``make demo && make test`` in the
+    background failed 28 of them for this reason alone). Python's own handler in this process
+    makes the children start with the default disposition, as from a terminal.
+    """
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
+    _let_children_hear_ctrl_c()
     session.config.stash[_BEFORE] = _snapshot()
 
 
