@@ -10,9 +10,9 @@ imports; this file measures the time).
 All cases run side by side in one run, interleaved round by round (so that a load change on a
 shared machine touches every case alike), and each is reported as its median wall time and as
 a ratio to the floor, bare ``python -c pass``. ``python -c "import typer"`` is the CLI
-framework alone (typer imports rich and its own copy of click; since 0.29 it imports pydantic
-when it converts an option's value, so a bad value such as ``--batch-size x`` costs pydantic's
-import, and help costs typer's rich renderer with markdown). A figure, not a timed test: on a loaded
+framework alone (typer imports rich and its own copy of click; typer 0.29 imports pydantic
+when it converts an option's value, which is why pyproject.toml keeps typer below 0.29; help
+costs typer's rich renderer with markdown). A figure, not a timed test: on a loaded
 machine every number grows, the ratios less so.
 
 Run: .venv/bin/python benchmarks/bench_cli.py [--runs 10]

@@ -22,7 +22,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from curate.interrupt import run_guarded
 
-if TYPE_CHECKING:  # typer's own click (0.29 vendors it): importing click costs 50 ms
+if TYPE_CHECKING:  # typer's own click (typer vendors it): importing click costs 50 ms
     import click
 
 #: Every command: the stage module that registers it and its one-paragraph summary, as the
@@ -96,21 +96,6 @@ def load_stage(module: str) -> dict[str, click.Command]:
     return dict(typer.main.get_group(holder).commands)
 
 
-def _help_flags_default_to_false(command: click.Command, ctx: click.Context) -> None:
-    """Give ``-h/--help`` of ``command`` and its subcommands the default ``False``.
-
-    Typer (0.29) coerces a parameter's value through a pydantic ``TypeAdapter`` unless it is
-    already a bool, and the help flag's value is ``None`` when not given: every command line,
-    a mistyped one included, imported pydantic for it (0.15 s of a 0.5 s usage error, issue
-    31). With the default ``False`` the value is a bool and nothing is imported.
-    """
-    option = command.get_help_option(ctx)
-    if option is not None:
-        option.default = False
-    for child in getattr(command, "commands", {}).values():
-        _help_flags_default_to_false(child, ctx)
-
-
 class _LazyCommands(MutableMapping[str, "click.Command"]):
     """The group's commands: names known at once, each command built when first looked up."""
 
@@ -156,16 +141,7 @@ class LazyGroup(TyperGroup):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if self._listing and cmd_name in COMMANDS:
             return TyperCommand(cmd_name, help=COMMANDS[cmd_name][1])
-        command = super().get_command(ctx, cmd_name)
-        if command is not None:
-            _help_flags_default_to_false(command, ctx)
-        return command
-
-    def get_help_option(self, ctx: click.Context) -> click.Option | None:
-        option = super().get_help_option(ctx)
-        if option is not None:
-            option.default = False
-        return option
+        return super().get_command(ctx, cmd_name)
 
     def main(
         self,
