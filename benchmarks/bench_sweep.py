@@ -12,12 +12,18 @@ the first ``--pairs`` CrowS-Pairs pairs) runs three times, each into a fresh out
 
 Each phase runs ``--repeats`` times, each into a fresh output and cache, and the fastest run
 counts (as in ``bench_methods.py``); every run must write the same bytes (checked). Ray's start
-(``ray.init``, the cluster's nodes) is timed apart, and each Ray phase starts with one more,
-*cold* run that also starts Ray's worker processes (a new Python with the runtime env,
-importing torch and transformers), which a sweep pays once per worker, not per job. Timings on a shared CPU are noisy: each figure
+(``ray.init``, the cluster's nodes) is timed apart. A sweep's Ray workers are actors, started
+for the sweep and ended with it, so every run (not only the first) pays each worker's start: a
+new Python importing ray, torch and transformers, which the sequential phase, running in this
+process, has already imported. That cost is paid once per worker and sweep, not per job, so
+the per-job overhead is measured as a *marginal* cost too: sequential and ray-1 also run the
+plan's first model alone, and the overhead per job is the difference of the two engines' extra
+time for the other ``--models - 1`` jobs (the once-per-sweep costs cancel out); the
+difference of the one-job runs is the once-per-sweep cost. Timings on a shared CPU are noisy: each figure
 comes with the CPU share, the CPU time of the process tree (driver, and Ray's workers and
-daemons) / (wall time x CPUs the phase may use); a share well below 1 means other processes
-took the CPU.
+daemons) / (wall time x CPUs the phase may use), and where that CPU went by kind of process
+(``cpu_by_process``: driver, worker, raylet, gcs, agents); a share well below 1 means other
+processes took the CPU.
 
 First (``--only tiny`` for this part alone), the *tiny jobs* of the test project (3 tiny models
 x their methods x 2 versions, seconds each), run as a user types them: ``curate sweep`` in a
@@ -105,6 +111,8 @@ class TreeMeter:
     def __init__(self, interval: float = 0.2) -> None:
         self.interval = interval
         self.last: dict[tuple[int, float], float] = {}
+        #: What each process is (:func:`process_kind`), to say where the CPU went.
+        self.kinds: dict[tuple[int, float], str] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -116,7 +124,10 @@ class TreeMeter:
                 with process.oneshot():
                     times = process.cpu_times()
                     key = (process.pid, process.create_time())
+                    kind = process_kind(process, me)
                 self.last[key] = times.user + times.system
+                if kind != "worker" or key not in self.kinds:  # ray::IDLE becomes a worker
+                    self.kinds[key] = kind
             except psutil.Error:
                 continue
 
@@ -130,9 +141,51 @@ class TreeMeter:
         own = resource.getrusage(resource.RUSAGE_CHILDREN)
         return sum(self.last.values()) + own.ru_utime + own.ru_stime
 
+    def snapshot(self) -> dict[tuple[int, float], float]:
+        """Every process's CPU seconds so far, to subtract in :meth:`breakdown`."""
+        self._sample()
+        return dict(self.last)
+
+    def breakdown(self, before: dict[tuple[int, float], float]) -> dict[str, float]:
+        """CPU seconds since ``before``, by kind of process (driver, worker, raylet...)."""
+        self._sample()
+        spent: dict[str, float] = {}
+        for key, seconds in self.last.items():
+            kind = self.kinds.get(key, "other")
+            spent[kind] = spent.get(kind, 0.0) + seconds - before.get(key, 0.0)
+        ranked = sorted(spent.items(), key=lambda kv: -kv[1])
+        return {kind: round(seconds, 2) for kind, seconds in ranked if seconds >= 0.05}
+
     def stop(self) -> None:
         self._stop.set()
         self._thread.join()
+
+
+#: Ray's processes, by a piece of their command line (setproctitle names workers ``ray::...``).
+_RAY_PROCESSES = (
+    ("gcs_server", "gcs"),
+    ("raylet", "raylet"),
+    ("dashboard/agent.py", "dashboard agent"),
+    ("runtime_env/agent", "runtime-env agent"),
+    ("log_monitor", "log monitor"),
+    ("autoscaler/_private/monitor", "autoscaler monitor"),
+    ("dashboard/dashboard.py", "api server"),
+    ("ray_client_server", "client server"),
+    ("ray::IDLE", "idle worker"),
+    ("ray::", "worker"),
+    ("default_worker.py", "worker"),
+)
+
+
+def process_kind(process: psutil.Process, me: psutil.Process) -> str:
+    """``driver`` for this process, Ray's role for Ray's processes, else the program name."""
+    if process.pid == me.pid:
+        return "driver"
+    command = " ".join(process.cmdline())
+    for needle, kind in _RAY_PROCESSES:
+        if needle in command:
+            return kind
+    return process.name()
 
 
 METER: TreeMeter | None = None
@@ -151,10 +204,13 @@ def run_once(name: str, base: Path, plan_text: str, engine: str, cpus: int) -> d
     plan_path = directory / "plan.toml"
     plan_path.write_text(plan_text, encoding="utf-8")
     plan = load_plan(plan_path)
+    assert METER is not None
+    before = METER.snapshot()
     cpu0, wall0 = tree_cpu(), time.perf_counter()
     outcome = run_sweep(plan, engine=engine)
     wall = time.perf_counter() - wall0
     cpu = tree_cpu() - cpu0
+    where = METER.breakdown(before)
     assert not outcome.failed, [(s.job, s.reason) for s in outcome.failed]
     jobs = len(outcome.jobs)
     return {
@@ -164,16 +220,21 @@ def run_once(name: str, base: Path, plan_text: str, engine: str, cpus: int) -> d
         "per_job_s": round(wall / jobs, 2),
         "cpu_s": round(cpu, 2),
         "cpu_share": round(cpu / (wall * cpus), 2),
+        "cpu_by_process": where,
         "files": column_files(directory / "out"),
     }
 
 
-def phase(name: str, base: Path, plan_text: str, engine: str, cpus: int, repeats: int) -> dict:
-    """``repeats`` runs (after a cold one for Ray); the fastest counts, as in bench_methods."""
-    cold = run_once(f"{name}-cold", base, plan_text, engine, cpus) if engine == "ray" else None
+def phase(
+    name: str, base: Path, plan_text: str, engine: str, cpus: int, repeats: int, cold: bool = True
+) -> dict:
+    """``repeats`` runs (after a cold one for Ray, which also starts Ray's idle workers); the
+    fastest counts, as in bench_methods."""
+    first = cold and engine == "ray"
+    cold_run = run_once(f"{name}-cold", base, plan_text, engine, cpus) if first else None
     runs = [run_once(f"{name}-{i}", base, plan_text, engine, cpus) for i in range(repeats)]
     best = min(runs, key=lambda r: r["wall_s"])
-    return {"phase": name, "best": best, "runs": runs, "cold": cold}
+    return {"phase": name, "best": best, "runs": runs, "cold": cold_run}
 
 
 def tiny_run(name: str, base: Path, engine_args: list[str]) -> dict:
@@ -188,6 +249,8 @@ def tiny_run(name: str, base: Path, engine_args: list[str]) -> dict:
     text = plan.read_text(encoding="utf-8")
     plan.write_text(text.replace("batch-size", "threads = 1\nbatch-size", 1), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    assert METER is not None
+    before = METER.snapshot()
     cpu0, wall0 = tree_cpu(), time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "curate", "sweep", str(plan), *engine_args, "--format", "json"],
@@ -199,11 +262,13 @@ def tiny_run(name: str, base: Path, engine_args: list[str]) -> dict:
     wall = time.perf_counter() - wall0
     time.sleep(1.0)  # the meter's last sample of processes that ended with the sweep
     cpu = tree_cpu() - cpu0
+    where = METER.breakdown(before)
     assert done.returncode == 0, done.stderr[-2000:]
     return {
         "run": name,
         "wall_s": round(wall, 2),
         "cpu_s": round(cpu, 2),
+        "cpu_by_process": where,
         "files": column_files(directory / "out"),
     }
 
@@ -229,6 +294,15 @@ def tiny(base: Path, repeats: int) -> dict:
         "wall_ratio_ray": round(best["ray"]["wall_s"] / best["local"]["wall_s"], 3),
         "target_cpu_ratio": TARGETS["tiny_cpu_ratio"],
     }
+
+
+def marginal(seq: dict, seq_one: dict, ray1: dict, ray1_one: dict, key: str) -> float | None:
+    """Ray's overhead per job without the costs a sweep pays once (its workers' start): the
+    time Ray took for the jobs after the first, over the time the sequential engine took."""
+    sequential = seq[key] - seq_one[key]
+    if sequential <= 0:
+        return None  # a one-model plan, or noise larger than the jobs
+    return round((ray1[key] - ray1_one[key]) / sequential - 1, 4)
 
 
 def _machine(load0: float, load1: float) -> str:
@@ -275,12 +349,16 @@ def main() -> None:
         corpus = [s for p in pairs for s in (p.sent_more, p.sent_less)]
         models = build_models(base / "models", args.models, corpus, args.hidden, args.layers)
         plan_text = write_plan(base, models, data).read_text(encoding="utf-8")
+        (base / "one").mkdir()
+        one_text = write_plan(base / "one", models[:1], data).read_text(encoding="utf-8")
         seq = phase("sequential", base, plan_text, "local", 1, args.repeats)
+        seq_one = phase("sequential-1job", base, one_text, "local", 1, args.repeats)
 
         start = time.perf_counter()
         ray.init(address="local", num_cpus=1, include_dashboard=False, log_to_driver=False)
         ray_start = time.perf_counter() - start
         ray1 = phase("ray-1", base, plan_text, "ray", 1, args.repeats)
+        ray1_one = phase("ray-1-1job", base, one_text, "ray", 1, args.repeats, cold=False)
         ray.shutdown()
 
         start = time.perf_counter()
@@ -297,13 +375,16 @@ def main() -> None:
         every = [r for p in (seq, ray1, two) for r in (*p["runs"], p["cold"]) if r]
         written = [r.pop("files") for r in every]
         same = all(files == written[0] for files in written)
+        ones = [r.pop("files") for p in (seq_one, ray1_one) for r in p["runs"]]
+        same = same and all(files == ones[0] for files in ones)
         s, r1, c2 = seq["best"], ray1["best"], two["best"]
+        s1, o1 = seq_one["best"], ray1_one["best"]
         report = {
             "models": args.models,
             "pairs": args.pairs,
             "model_size": f"hidden {args.hidden}, {args.layers} layers",
             "machine": _machine(load0, load1),
-            "phases": [seq, ray1, two],
+            "phases": [seq, seq_one, ray1, ray1_one, two],
             "ray_start_s": round(ray_start, 2),
             "cluster_start_s": round(cluster_start, 2),
             "worker_start_s": {
@@ -314,6 +395,11 @@ def main() -> None:
             "overhead_per_job": round((r1["wall_s"] - s["wall_s"]) / s["wall_s"], 4),
             "overhead_per_job_s": round((r1["wall_s"] - s["wall_s"]) / s["jobs"], 2),
             "overhead_per_job_cpu": round((r1["cpu_s"] - s["cpu_s"]) / s["cpu_s"], 4),
+            # the once-per-sweep costs cancel out: (ray's extra jobs) / (sequential's) - 1
+            "marginal_overhead_per_job": marginal(s, s1, r1, o1, "wall_s"),
+            "marginal_overhead_per_job_cpu": marginal(s, s1, r1, o1, "cpu_s"),
+            "once_per_sweep_s": round(o1["wall_s"] - s1["wall_s"], 2),
+            "once_per_sweep_cpu_s": round(o1["cpu_s"] - s1["cpu_s"], 2),
             "two_node_speedup": round(s["wall_s"] / c2["wall_s"], 3),
             "same_bytes": same,
             "targets": TARGETS,

@@ -42,3 +42,20 @@ def looks_like_path(name: str) -> bool:
         return True
     head, slash, _ = name.partition("/")
     return bool(slash) and Path(head).expanduser().is_dir()
+
+
+#: The files holding a checkpoint's weights (safetensors, sharded or not, and PyTorch pickles).
+WEIGHT_FILE_PATTERNS = ("*.safetensors", "pytorch_model*.bin")
+
+
+def local_weight_bytes(name: str) -> int | None:
+    """The size on disk of a local model's weight files, or None for a hub id or a directory
+    without them: a measure of a model's size read without loading it (a scheduler's hint)."""
+    try:
+        path = Path(name).expanduser()
+        if not path.is_dir():
+            return None
+        sizes = [f.stat().st_size for pattern in WEIGHT_FILE_PATTERNS for f in path.glob(pattern)]
+    except (OSError, ValueError, RuntimeError):
+        return None
+    return sum(sizes) if sizes else None

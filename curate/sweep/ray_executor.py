@@ -2,11 +2,14 @@
 
 The groups (one model each: loaded once, every version and method) run in Ray *actors*, one
 pool per resource shape (the CPUs and GPUs a model asks for). An actor runs one group after
-another, so its worker process imports torch and transformers once for several models. A pool
-starts with one actor and grows by one, up to what the cluster holds at once, whenever all of
-its actors have run their model for :data:`GROW_AFTER_S` while models wait: tiny jobs (a few
-seconds each, where Ray's start-up costs dominate) all run on one worker, long jobs spread
-over the cluster within seconds. The driver polls each actor (``ray.wait`` over the
+another, so its worker process imports torch and transformers once for several models. A
+worker's start (a Python importing ray, torch and transformers: 5-12 s of CPU here) is the
+cost to weigh: a pool of models of a real size (weights of at least :data:`LARGE_MODEL_BYTES`,
+or a hub id) starts as many actors as the cluster holds at once, up to its number of models,
+so that a second node works from the first second; a pool of small models starts with one
+actor and grows by one, up to what the cluster holds, whenever all of its actors have run
+their model for :data:`GROW_AFTER_S` while models wait: tiny jobs (a few seconds each, where
+Ray's start-up costs dominate) all run on one worker. The driver polls each actor (``ray.wait`` over the
 poll calls): a poll returns the events the group produced since the last one, so every finished
 batch reaches the driver, the one writer of the cache, as it is computed.
 
@@ -41,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from curate.errors import UsageError
+from curate.modelnames import local_weight_bytes
 from curate.sweep.jobs import BatchHook, Event, Failed, Group, Snapshot
 from curate.sweep.ray_watchdog import code_path
 
@@ -55,6 +59,10 @@ POLL_S = 2.0
 #: its model for this long and models wait: about what a new worker costs to start (a Python
 #: process importing torch), so tiny jobs stay on one worker and long ones spread at once.
 GROW_AFTER_S = 4.0
+#: Weights from this size on (5 MB: a 1.3M-parameter model; BERT-base is 440 MB) make a model
+#: of a real size, whose job outlasts a worker's start: its pool starts at full width. The
+#: test suite's tiny models (under 1 MB) and a few-second job stay below it.
+LARGE_MODEL_BYTES = 5_000_000
 
 
 _END = "end"
@@ -290,9 +298,11 @@ class RayExecutor:
                     assign(slots[-1])
 
         try:
-            for shape in plan.queues:
-                slots.append(new_actor(shape))
-                assign(slots[-1])
+            for shape, waiting in plan.queues.items():
+                sizes = [local_weight_bytes(groups[index].name) for index in waiting]
+                for _ in range(initial_width(sizes, _capacity(shape, nodes))):
+                    slots.append(new_actor(shape))
+                    assign(slots[-1])
             while polls:
                 ready, _ = ray.wait(list(polls), num_returns=1, timeout=1.0)
                 grow()
@@ -335,6 +345,22 @@ class RayExecutor:
                 # already ended or gone: nothing to kill
                 with contextlib.suppress(Exception):
                     ray.kill(slot.actor)
+
+
+def initial_width(sizes: Sequence[int | None], capacity: int) -> int:
+    """How many actors a pool starts with, from its models' weight sizes (None: a hub id,
+    taken as a model of a real size) and how many actors the cluster holds at once.
+
+    One, when any model is small: a second worker would cost more than a few-second job it
+    takes over, and the pool still grows for long jobs (:data:`GROW_AFTER_S`). Otherwise one
+    per model up to the capacity: each worker's start then overlaps the others' instead of
+    following the first model's first seconds.
+    """
+    if not sizes:
+        return 0
+    if any(size is not None and size < LARGE_MODEL_BYTES for size in sizes):
+        return 1
+    return max(1, min(len(sizes), capacity))
 
 
 def _shape(group: Group) -> tuple[float, float]:
