@@ -70,6 +70,34 @@ def test_ray_sweep_writes_the_bytes_of_sequential_score_and_a_rerun_computes_not
     assert column_files(tmp_path / "out") == expected
 
 
+def _with_corpus(root: Path) -> Path:
+    """The test project of two models with a ``corpus`` key: capability measured per model."""
+    from tests.support.sweep_project import MODELS
+    from tests.support.tiny_models import training_corpus
+
+    plan = write_project(root, models=MODELS[::2])  # one masked and one causal model
+    sentences = [s for s in training_corpus()[:30] if s.strip()][:12]
+    (root / "corpus.txt").write_text("\n".join(sentences) + "\n", encoding="utf-8")
+    text = plan.read_text(encoding="utf-8")
+    plan.write_text('corpus = "corpus.txt"\n' + text, encoding="utf-8")
+    return plan
+
+
+def test_a_plan_with_a_corpus_gives_the_local_engines_bytes(ray_cluster, tmp_path):
+    """Capability beside bias (the plan's ``corpus``) through Ray: the perplexities and their
+    intervals in summary.json, and every score, equal the local engine's (issue 34)."""
+    local = run_sweep(load_plan(_with_corpus(tmp_path / "local")), engine="local")
+    assert not local.failed, [(s.job, s.reason) for s in local.failed]
+    through_ray = run_sweep(load_plan(_with_corpus(tmp_path / "ray")), engine="ray")
+    assert not through_ray.failed, [(s.job, s.reason) for s in through_ray.failed]
+    expected = column_files(tmp_path / "local" / "out")
+    assert column_files(tmp_path / "ray" / "out") == expected
+    summaries = [json.loads(v) for k, v in expected.items() if k.endswith("summary.json")]
+    measured = {s["capability"]["measure"] for s in summaries if s["capability"]["value"] > 0}
+    assert measured == {"perplexity", "pseudo-perplexity"}
+    assert all(s["capability"]["corpus"]["sentences"] == 12 for s in summaries)
+
+
 def test_a_worker_killed_during_a_job_is_retried_and_gives_the_same_bytes(
     ray_cluster, tmp_path, expected
 ):
