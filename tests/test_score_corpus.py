@@ -232,7 +232,20 @@ def test_cli_named_corpus_needs_its_source_fetched(project):
     assert "stereoset-dev" in result.output and "Traceback" not in result.output
 
 
-def test_diff_report_shows_capability_beside_each_column(project):
+def test_diff_report_shows_capability_beside_each_column(project, monkeypatch):
+    """The corpus is measured with the model loaded for its columns: one load per model."""
+    import curate.score
+    import curate.score.models
+
+    loads: list[str] = []
+    real_load = curate.score.models.load_model
+
+    def counted(name, *args, **kwargs):
+        loads.append(str(name))
+        return real_load(name, *args, **kwargs)
+
+    for module in (curate.score, curate.score.models):  # both routes to the loader
+        monkeypatch.setattr(module, "load_model", counted)
     edited = [p.with_changes(sent_more=p.sent_more.rstrip(".") + " today.") for p in SAMPLE_PAIRS[:2]]
     write_pairs([*edited, *SAMPLE_PAIRS[2:]], project / "after.csv")
     model = str(tiny_model_dir("gpt2"))
@@ -244,6 +257,7 @@ def test_diff_report_shows_capability_beside_each_column(project):
         ],
     )
     assert result.exit_code == 0, result.output
+    assert loads == [model]  # loaded twice before: once more for the corpus
     data = json.loads((project / "rep/report.json").read_text(encoding="utf-8"))
     record = data["models"][0]["capability"]
     assert record["value"] == pytest.approx(_gpt2_by_hand(Path(model), SENTENCES), rel=1e-4)

@@ -273,6 +273,7 @@ def diff_report(
             settings=settings,
             progress=display.report,
             on_loading=display.loading,
+            corpus=corpus,
         ),
         unit="jobs",
         cached="batches",
@@ -285,8 +286,6 @@ def diff_report(
             f"{user_text(run.model)} on {user_text(run.version)}: {s.pairs} pairs, {s.unique_jobs:,} distinct {s.unit}: "
             f"{s.cache_hits:,} from the cache, {s.computed:,} computed"
         )
-    if corpus is not None:
-        _add_capability(result.data, corpus, scoring, cache_path)
     if len(result.data["models"]) >= MIN_SUBJECTS:  # the "instrument quality" needs 3+ columns
         result.data["instrument"] = instrument_quality(
             before.pairs, after.pairs, result.data["models"]
@@ -310,24 +309,6 @@ def diff_report(
         + "; ".join(f"{c:,} {unit} and took {h:,} from the cache" for unit, (c, h) in units.items())
     )
     out.print("wrote " + ", ".join(user_text(p) for p in paths))
-
-
-def _add_capability(data: Any, corpus: Any, settings: Any, cache_path: Path | None) -> None:
-    """Each model's capability on ``corpus`` (through the cache), into its report sections."""
-    from curate.score.corpus import score_corpus
-    from curate.score.models import load_model
-
-    measured: dict[str, dict[str, Any]] = {}
-    for section in data["models"]:
-        name = section["model"]
-        if name not in measured:
-            lm = load_model(
-                name, device=settings.device, dtype=settings.dtype, lowercase=settings.lowercase
-            )
-            measured[name] = score_corpus(
-                corpus, lm, cache=cache_path, settings=settings
-            ).document()
-        section["capability"] = measured[name]
 
 
 class _SweepInputs:

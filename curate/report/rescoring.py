@@ -22,6 +22,7 @@ from curate.report.statistics import Settings, compare_scores
 
 if TYPE_CHECKING:
     from curate.score.cache import ScoreCache
+    from curate.score.corpus import Corpus
     from curate.score.engine import ScoreStats
     from curate.score.methods import Method
     from curate.score.models import LoadedModel
@@ -210,6 +211,7 @@ def score_versions(
     labels: Sequence[str | None] | None = None,
     model_methods: Sequence[Sequence[str]] | None = None,
     model_settings: Sequence[ScoreSettings | None] | None = None,
+    corpus: Corpus | None = None,
 ) -> RescoringReport:
     """Score both versions with every (model, method) through one cache and build the report.
 
@@ -221,10 +223,13 @@ def score_versions(
     ``labels`` and ``model_methods`` are :func:`plan_columns`'s. ``model_settings`` gives
     each model its own settings (a sweep plan's batch size, dtype, device, casing) in place of
     ``score_settings``, for the models whose entry is not None; the keyword arguments override
-    them too.
+    them too. With a ``corpus``, each model's capability on it (:func:`curate.score.corpus.
+    score_corpus`, through the same cache) is measured while the model is loaded for its
+    columns, and added to each of its sections as ``capability``.
     """
     from curate.score import load_model, score_pairs
     from curate.score.cache import open_cache
+    from curate.score.corpus import score_corpus
     from curate.score.models import model_kind
     from curate.score.settings import ScoreSettings
 
@@ -260,6 +265,7 @@ def score_versions(
                     dtype=model_scoring.dtype,
                     lowercase=model_scoring.lowercase,
                 )
+            first_section = len(sections)
             for column in model_columns:
                 results = []
                 for version in (before, after):
@@ -297,5 +303,10 @@ def score_versions(
                         ),
                     }
                 )
+            if corpus is not None:
+                measured = score_corpus(corpus, lm, cache=store, settings=model_scoring)
+                capability = measured.document()
+                for section in sections[first_section:]:
+                    section["capability"] = capability
     data = report_data(before, after, alignment, settings, sections)
     return RescoringReport(data, runs)
