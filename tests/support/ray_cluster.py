@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import shutil
 import signal
 import socket
@@ -36,11 +37,44 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def _ephemeral_low() -> int:
+    """The first port of the kernel's ephemeral range, where :func:`free_port` picks."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768  # Linux's default
+
+
+def worker_port_range(width: int = 100) -> tuple[int, int]:
+    """A range of ``width`` free ports *below* the kernel's ephemeral range, for a node's workers.
+
+    The node's other ports come from :func:`free_port`, that is from the ephemeral range, so
+    none of them can fall inside this one: when the range was taken next to a kernel-picked
+    port, the runtime-env agent's port once landed in it (51341 in 51300-51399) and ``ray
+    start`` refused the node, failing 11 tests. The window is drawn at random (two suites on one
+    machine rarely draw the same) and every port of it must be free now.
+    """
+    top = _ephemeral_low()
+    draw = random.Random()
+    for _ in range(100):
+        low = draw.randrange(10000, top - width, width)
+        if all(_is_free(port) for port in range(low, low + width)):
+            return low, low + width - 1
+    raise RuntimeError(f"no {width} free ports in a row below {top}")
+
+
+def _is_free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind((HOST, port))
+        except OSError:
+            return False
+    return True
+
+
 def _node_ports() -> list[str]:
     """Options giving every port of a node a free one (no default port: others run Ray too)."""
-    low = free_port()
-    # a small worker port range of its own; collisions are unlikely and Ray skips busy ports
-    low = max(20000, low - low % 100)
+    low, high = worker_port_range()
     return [
         "--node-manager-port", str(free_port()),
         "--object-manager-port", str(free_port()),
@@ -48,7 +82,7 @@ def _node_ports() -> list[str]:
         "--runtime-env-agent-port", str(free_port()),
         "--dashboard-agent-grpc-port", str(free_port()),
         "--dashboard-agent-listen-port", str(free_port()),
-        "--min-worker-port", str(low), "--max-worker-port", str(low + 99),
+        "--min-worker-port", str(low), "--max-worker-port", str(high),
     ]  # fmt: skip
 
 
