@@ -33,7 +33,7 @@ CPU ratio to the local engine is the tiny-job overhead (goal: at most 1.2).
 
 CPU time is that of the whole process tree, Ray's daemons, agents and workers included (they
 are not this process's children to wait for, so ``/usr/bin/time`` misses them): a thread
-samples the tree every 0.2 s and keeps each process's last reading (:class:`TreeMeter`).
+samples the tree every 0.1 s and keeps each process's last reading (:class:`TreeMeter`).
 
 Usage: ``python benchmarks/bench_sweep.py [--models 4] [--pairs 260] [--repeats 2]
 [--only all|tiny|jobs] [--data PATH]`` (260 pairs: about 20 s of CPU per job on this machine, the quiet run of
@@ -46,7 +46,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import sys
 import tempfile
@@ -106,9 +105,14 @@ class TreeMeter:
     starts the workers, and an actor's process exits when the sweep ends it), so neither
     ``/usr/bin/time`` nor ``RUSAGE_CHILDREN`` sees them. A thread samples the tree every
     ``interval`` seconds and keeps each process's last reading (by pid and start time): a
-    process that dies between two samples loses at most one interval of CPU."""
+    process that dies between two samples loses at most one interval of CPU.
 
-    def __init__(self, interval: float = 0.2) -> None:
+    The readings alone make the total: ``RUSAGE_CHILDREN`` is *not* added. A child that this
+    process starts and reaps (the ``curate sweep`` of the tiny runs) is in both, and until
+    2026-11-28 it was counted twice: the tiny runs' CPU was the sweep's own CPU too high (a
+    local run's 15 s read as 30 s), and the Ray-to-local ratios too low (1.94x for 2.9x)."""
+
+    def __init__(self, interval: float = 0.1) -> None:
         self.interval = interval
         self.last: dict[tuple[int, float], float] = {}
         #: What each process is (:func:`process_kind`), to say where the CPU went.
@@ -138,8 +142,7 @@ class TreeMeter:
     def total(self) -> float:
         """CPU seconds so far (every process ever seen, at its last reading)."""
         self._sample()
-        own = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return sum(self.last.values()) + own.ru_utime + own.ru_stime
+        return sum(self.last.values())
 
     def snapshot(self) -> dict[tuple[int, float], float]:
         """Every process's CPU seconds so far, to subtract in :meth:`breakdown`."""
