@@ -113,6 +113,17 @@ def test_an_unloadable_model_fails_alone_with_exit_1(tmp_path, expected):
             '[[model]]\nname = "m"\n[[version]]\ndata = "v1.csv"\nlabel = "v1"\n',
             "output is missing",
         ),
+        # names the file system cannot look up: a traceback (OSError) before, found by make fuzz
+        (
+            f'output = "out"\n[[model]]\nname = "{"a" * 7000}"\n[[version]]\n'
+            'data = "v1.csv"\nlabel = "v1"\n',
+            "(7,000 characters) cannot be a path here: File name too long",
+        ),
+        (
+            f'output = "out"\n[[model]]\nname = "m"\n[[version]]\ndata = "{"b" * 5000}.csv"\n'
+            'label = "v1"\n',
+            "data 'bbbb",
+        ),
     ],
 )
 def test_a_bad_plan_is_one_clear_error(tmp_path, plan_text, message):

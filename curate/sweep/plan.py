@@ -153,6 +153,13 @@ def _fields(table: Any, checks: Mapping[str, Check], where: str) -> dict[str, An
     return values
 
 
+def _unusable_name(where: str, what: str, text: str, exc: Exception) -> PlanError:
+    """One sentence for a name the file system cannot even look up (too long, a NUL byte)."""
+    shown = repr(text) if len(text) <= 60 else f"{text[:40]!r}... ({len(text):,} characters)"
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return PlanError(f"{where}: {what} {shown} cannot be a path here: {reason}")
+
+
 def _local(base: Path, name: str) -> str:
     """A model name as loading sees it: a path relative to the plan file when it is one,
     made absolute and normal (no ``..``: summary.json records ``models/albert`` as ``curate
@@ -169,8 +176,11 @@ def _version_path(base: Path, spec: str, where: str) -> Path:
     from curate.release.versions import resolve_version
 
     local = base / spec
-    if local.is_file():
-        return local
+    try:
+        if local.is_file():
+            return local
+    except OSError as exc:  # too long a name: pathlib answers only "no such file" itself
+        raise _unusable_name(where, "data", spec, exc) from None
     try:
         return resolve_version(spec, load_config()).path
     except (UsageError, InputError) as exc:
@@ -185,8 +195,11 @@ def _model(table: Any, index: int, source: Path, labels: set[str]) -> ModelSpec:
     values = _fields(table, _MODEL, where)
     if "name" not in values:
         raise PlanError(f"{where}: name is missing (a hub id or a model directory)")
-    name = _local(source.parent.resolve(), values["name"])
-    local = looks_like_path(values["name"]) or Path(name).exists()
+    try:
+        name = _local(source.parent.resolve(), values["name"])
+        local = looks_like_path(values["name"]) or Path(name).exists()
+    except (OSError, ValueError) as exc:  # too long for the file system, a NUL byte
+        raise _unusable_name(where, "name", values["name"], exc) from None
     label = values.get("label") or (Path(name).name if local else model_slug(values["name"]))
     if not _LABEL.match(label):
         raise PlanError(f"{where}: label {label!r} must be a folder name (letters, digits, ._+=-)")
