@@ -12,7 +12,8 @@ shared machine touches every case alike), and each is reported as its median wal
 a ratio to the floor, bare ``python -c pass``. ``python -c "import typer"`` is the CLI
 framework alone (typer imports rich and its own copy of click; typer 0.29 imports pydantic
 when it converts an option's value, which is why pyproject.toml keeps typer below 0.29; help
-costs typer's rich renderer with markdown). A figure, not a timed test: on a loaded
+is drawn by curate's own renderer, :mod:`curate.commands.help_render`, which imports rich's
+tables and panels but not typer's renderer, Markdown or pygments). A figure, not a timed test: on a loaded
 machine every number grows, the ratios less so.
 
 Run: .venv/bin/python benchmarks/bench_cli.py [--runs 10]

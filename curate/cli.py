@@ -18,8 +18,9 @@ from collections.abc import Iterator, MutableMapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import typer
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperCommand
 
+from curate.commands.help import HelpGroup, HelpTyper
 from curate.interrupt import run_guarded
 
 if TYPE_CHECKING:  # typer's own click (typer vendors it): importing click costs 50 ms
@@ -91,7 +92,7 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 def load_stage(module: str) -> dict[str, click.Command]:
     """The click commands that ``curate.commands.<module>`` registers, by name."""
     stage = importlib.import_module(f"curate.commands.{module}")
-    holder = typer.Typer(rich_markup_mode="markdown", context_settings=CONTEXT_SETTINGS)
+    holder = HelpTyper(rich_markup_mode="markdown", context_settings=CONTEXT_SETTINGS)
     stage.register(holder)
     return dict(typer.main.get_group(holder).commands)
 
@@ -126,7 +127,7 @@ class _LazyCommands(MutableMapping[str, "click.Command"]):
         return len(COMMANDS) + sum(1 for n in self._extra if n not in COMMANDS)
 
 
-class LazyGroup(TyperGroup):
+class LazyGroup(HelpGroup):
     """The root group: commands are imported when one runs (or its help is asked), and the
     root's help lists them from :data:`COMMANDS` without importing any."""
 
@@ -155,8 +156,8 @@ class LazyGroup(TyperGroup):
         """Run the CLI as :meth:`TyperGroup.main` does, except that a usage error is printed as
         plain text (usage, a hint, ``Error: ...``) instead of in a rich panel: drawing the panel
         imports typer's rich help renderer (markdown, syntax highlighting, tracebacks), a
-        quarter of the time a mistyped option took (issue 31). Help keeps its rich layout: it
-        is rendered per command by ``format_help``, which reads the command's own mode."""
+        quarter of the time a mistyped option took (issue 31). Help is drawn by curate's own
+        renderer (:mod:`curate.commands.help`), through ``format_help``."""
         from typer.core import _main
 
         return _main(
@@ -178,7 +179,7 @@ class LazyGroup(TyperGroup):
             self._listing = False
 
 
-app = typer.Typer(
+app = HelpTyper(
     name="curate",
     cls=LazyGroup,
     help=(

@@ -20,7 +20,6 @@ from pathlib import Path
 
 import pytest
 import typer
-from typer import rich_utils
 from typer.testing import CliRunner
 
 from curate.cli import app
@@ -144,7 +143,8 @@ def test_readme_is_a_short_entry_point() -> None:
 
 def _run(args: list[str]) -> str:
     """What ``curate ARGS`` prints, as the generated pages render it (plain text, 100 columns)."""
-    result = CliRunner().invoke(app, args, prog_name="curate", color=False)
+    env = {"TERMINAL_WIDTH": "100", "FORCE_COLOR": None, "TTY_COMPATIBLE": None}
+    result = CliRunner().invoke(app, args, prog_name="curate", color=False, env=env)
     assert result.exit_code == 0, result.output
     return "\n".join(line.rstrip() for line in result.output.splitlines()).strip("\n")
 
@@ -168,9 +168,7 @@ def _blocks(page: str, ids: str) -> dict[str, str]:
 
 
 @pytest.mark.slow
-def test_site_builds_offline_without_warnings(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_site_builds_offline_without_warnings(tmp_path: Path) -> None:
     """`mkdocs build --strict` (what `make docs` runs) into a temporary directory: no warning
     (broken links and anchors included), no asset from another host, a CLI reference whose
     every command's block is that command's current --help, and a rule catalogue that is
@@ -203,8 +201,6 @@ def test_site_builds_offline_without_warnings(
         remote = [a for pair in assets for a in pair if re.match(r"^(https?:)?//", a)]
         assert remote == [], page
 
-    monkeypatch.setattr(rich_utils, "MAX_WIDTH", 100)
-    monkeypatch.setattr(rich_utils, "FORCE_TERMINAL", False)
     reference = (site / "reference" / "cli.html").read_text(encoding="utf-8")
     blocks = _blocks(reference, r"curate[^\"]*")
     paths = _command_paths(typer.main.get_command(app))

@@ -36,6 +36,7 @@ from curate.commands.common import (
     print_json,
     shown_path,
 )
+from curate.commands.help import HelpTyper
 from curate.errors import CurateError, InputError, UsageError, user_text
 from curate.terminal import print_table
 
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from curate.annotate.push import PushResult
     from curate.config import Config
 
-annotations_app = typer.Typer(
+annotations_app = HelpTyper(
     name="annotations",
     help=(
         "Revalidate flagged pairs with annotators in Label Studio: push tasks, pull the "

@@ -27,8 +27,9 @@ from curate.commands.common import (
     out,
     print_json,
 )
+from curate.commands.help import HelpTyper
 
-instrument_app = typer.Typer(
+instrument_app = HelpTyper(
     help="Reliability and validity of a benchmark as a measuring instrument, from the scores "
     "of several models: parallel forms, internal consistency, convergent validity, sensitivity.",
     no_args_is_help=True,

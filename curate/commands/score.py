@@ -376,11 +376,10 @@ def _render_capability(summaries: list[dict[str, Any]]) -> None:
 
 def _peer(method: Any) -> str:
     """Which peer's code a method equals, its tie rule and how the other peers differ."""
+    fields = (("Equals", method.peer), ("Ties", method.tie_rule), ("Other peers", method.others))
     if not method.peer:
         return ""
-    return (
-        f" Equals: {method.peer}. Ties: {method.tie_rule}. Other peers: {method.others}."
-    )
+    return "".join(f" {label}: {value}." for label, value in fields if value)
 
 
 score.__doc__ = literal_help(

@@ -15,7 +15,6 @@ The hook also keeps the guide complete: a command without a guide page in :data:
 from __future__ import annotations
 
 import logging
-import os
 import posixpath
 import sys
 from collections.abc import Iterator
@@ -27,7 +26,7 @@ MARKER = "<!-- curate-cli-reference -->"
 #: Where the rule catalogue goes (in docs/reference/rules.md).
 RULES_MARKER = "<!-- curate-rules-reference -->"
 
-#: Width of the rendered help (Typer reads TERMINAL_WIDTH when it is first imported).
+#: Width of the rendered help (curate's help reads TERMINAL_WIDTH, as typer does).
 WIDTH = 100
 
 #: The guide page of each top-level command (paths relative to docs/).
@@ -85,14 +84,11 @@ def _commands(command: Any, path: tuple[str, ...]) -> Iterator[tuple[tuple[str, 
 
 def run(app: Any, args: list[str]) -> str:
     """What ``curate ARGS`` prints, plain text at :data:`WIDTH` columns."""
-    from typer import rich_utils
     from typer.testing import CliRunner
 
-    # Typer read these from the environment at import; set them again in case it was imported
-    # before this hook ran (mkdocs serve rebuilds in one process).
-    rich_utils.MAX_WIDTH = WIDTH
-    rich_utils.FORCE_TERMINAL = False
-    result = CliRunner().invoke(app, args, prog_name="curate", color=False)
+    # plain text at WIDTH columns, whatever the build's environment asks of rich
+    env = {"TERMINAL_WIDTH": str(WIDTH), "FORCE_COLOR": None, "TTY_COMPATIBLE": None}
+    result = CliRunner().invoke(app, args, prog_name="curate", color=False, env=env)
     if result.exit_code != 0:
         log.warning("`curate %s` exited %s", " ".join(args), result.exit_code)
     return "\n".join(line.rstrip() for line in result.output.splitlines()).strip("\n")
@@ -137,7 +133,6 @@ def rules_reference() -> str:
 
 def reference(src_uri: str) -> str:
     """The Markdown of the reference, links relative to the page at ``src_uri``."""
-    os.environ.setdefault("TERMINAL_WIDTH", str(WIDTH))
     import typer
 
     from curate.cli import app
