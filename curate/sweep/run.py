@@ -132,7 +132,7 @@ def _read_versions(
     groups; the versions a benchmark scores with its own route; each version's benchmark."""
     from curate.benchmarks import benchmark_of
     from curate.datasets import read_dataset
-    from curate.score.run import data_info
+    from curate.score.outputs import data_info
 
     versions = []
     own: list[OwnRouteVersion] = []
@@ -183,7 +183,7 @@ def same_model(name: str) -> Callable[[str], bool]:
 
 def column_directory(output: Path, job: Job) -> Path:
     """Where ``curate score`` would write the column: ``<output>/<version>/<model>[/<method>]``."""
-    from curate.score.run import output_directory
+    from curate.score.outputs import output_directory
 
     return output_directory(Path(output) / job.version, job.model, job.method)
 
@@ -241,7 +241,7 @@ def run_sweep(
     """
     from curate.score.cache import open_cache
     from curate.score.files import write_score_column, write_summary_json
-    from curate.score.run import score_summary
+    from curate.score.outputs import score_summary
     from curate.sweep.executors import make_executor
 
     executor = make_executor(
@@ -366,7 +366,7 @@ def run_own_routes(
     sweep.json entries of the columns written (read back from the files the route wrote)."""
     import json
 
-    from curate.score.run import data_info
+    from curate.score.outputs import data_info
     from curate.score.settings import ScoreSettings
 
     columns: list[dict[str, Any]] = []
