@@ -90,8 +90,8 @@ def model_methods(model: ModelSpec) -> tuple[tuple[str, ...], dict[str, str]]:
     and the reason of each that does not (or of the whole model, under :data:`ANY_METHOD`,
     when its config cannot be read): the sweep's columns of ``model``, which ``curate
     diff-report --sweep`` scores too."""
+    from curate.score.kinds import model_kind
     from curate.score.methods import METHODS, methods_for_model, methods_of_kind
-    from curate.score.models import model_kind
 
     try:
         kind = model_kind(model.name)
