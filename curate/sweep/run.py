@@ -6,6 +6,12 @@ worker the cache rows of its model, stores every batch a worker reports in its o
 writes each finished column exactly as ``curate score`` does (``<output>/<version>/<model>/``
 for ``pll``, ``<output>/<version>/<model>/<method>/`` for the other methods: scores.csv and
 summary.json), then ``sweep.json``: every column's status and metric with its 95% interval.
+
+The driver never scores (but for a benchmark's own route, StereoSet's, run here after the pair
+jobs), so it imports neither torch nor transformers: a model's kind comes from its config.json
+(:mod:`curate.score.kinds`), the workers' results and the files from modules that need neither
+(:mod:`curate.score.results`, :mod:`curate.score.outputs`). Importing them cost the driver of a
+Ray sweep of tiny jobs ~7 s of CPU (issue 32); the tests check it stays so.
 """
 
 from __future__ import annotations
