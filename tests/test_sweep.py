@@ -170,6 +170,74 @@ def test_help_and_the_local_engine_never_import_ray(tmp_path):
     assert done.returncode == 0, done.stderr
 
 
+
+#: The driver's side of a Ray sweep in a fresh process: the plan, each model's kind, the
+#: groups, then the events a worker sends (pickled bytes, as Ray carries them) replayed by a
+#: stand-in for the Ray executor; the driver stores the rows and writes every file.
+_DRIVER = """
+import json, pickle, sys
+from curate.sweep import executors
+
+class Replay:
+    def __init__(self, path):
+        self.path = path
+
+    def events(self, groups, snapshots, hook):
+        with open(self.path, "rb") as handle:
+            recorded = pickle.load(handle)
+        for index, event in recorded:
+            yield index, pickle.loads(event)
+
+replay = Replay(sys.argv[2])
+executors.make_executor = lambda engine, **options: replay
+from curate.cli import main
+sys.argv = ["curate", "sweep", sys.argv[1], "--engine", "ray", "--format", "json"]
+try:
+    main()
+finally:
+    heavy = sorted(m for m in ("torch", "transformers") if m in sys.modules)
+    print(json.dumps(heavy), file=sys.stderr)
+"""
+
+
+def test_the_driver_of_a_ray_sweep_imports_neither_torch_nor_transformers(tmp_path, expected):
+    """Issue 32: the driver plans (each model's kind, from its config), unpickles what the
+    workers send (ScoreResult...) and writes the columns and sweep.json; torch and
+    transformers (7 s of the driver's CPU in the profile of issue 32) are the workers' alone.
+    The files are still those of sequential curate score."""
+    import pickle
+
+    from curate.sweep import executors
+
+    recorded: list[tuple[int, bytes]] = []
+
+    class Recording(executors.LocalExecutor):
+        def events(self, groups, snapshots, hook):
+            for index, event in super().events(groups, snapshots, hook):
+                recorded.append((index, pickle.dumps(event)))
+                yield index, event
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(executors, "make_executor", lambda engine, **options: Recording())
+        worker_side = write_project(tmp_path / "worker")
+        assert _sweep(str(worker_side)).exit_code == 0
+    events = tmp_path / "events.pickle"
+    events.write_bytes(pickle.dumps(recorded))
+    plan = write_project(tmp_path / "driver")
+    done = subprocess.run(
+        [sys.executable, "-c", _DRIVER, str(plan), str(events)],
+        env=repo_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stderr.strip().splitlines()[-1]) == []
+    statuses = [job["status"] for job in json.loads(done.stdout)["jobs"]]
+    assert "computed" in statuses and set(statuses) <= {"computed", "cached"}
+    assert column_files(tmp_path / "driver" / "out") == expected
+
+
 _INTERRUPTED = """
 import os, signal, sys
 import torch

@@ -181,6 +181,39 @@ def test_ctrl_c_of_the_driver_keeps_the_cache_consistent_and_a_rerun_resumes(tmp
         assert stored < db.execute("SELECT COUNT(*) FROM logprobs").fetchone()[0]
 
 
+_DRIVER = """
+import json, sys
+from curate.cli import main
+sys.argv = ["curate", "sweep", sys.argv[1], "--engine", "ray", "--num-cpus", "1"]
+try:
+    main()
+finally:
+    heavy = sorted(m for m in ("torch", "transformers") if m in sys.modules)
+    print(json.dumps(heavy), file=sys.stderr)
+"""
+
+
+def test_the_driver_imports_neither_torch_nor_transformers(tmp_path):
+    """Issue 32: ``curate sweep --engine ray`` (a masked and a causal model, a corpus) plans,
+    dispatches and writes every file without importing torch or transformers (4 s and 3 s of
+    the driver's CPU before): the workers score, and they alone need them."""
+    plan = _with_corpus(tmp_path)
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", _DRIVER, str(plan)],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stderr.strip().splitlines()[-1]) == []
+    document = json.loads((tmp_path / "out" / "sweep.json").read_text(encoding="utf-8"))
+    assert document["failed"] == 0 and document["columns"]
+    assert set(document["capability"]) == {"bert", "gpt2"}
+
+
 def _ray_descendants(pid: int) -> list:
     """The Ray processes below ``pid`` (daemons, agents, workers), as psutil processes."""
     import psutil

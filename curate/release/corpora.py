@@ -12,7 +12,7 @@ from pathlib import Path
 from curate.config import Config
 from curate.datasets import NAMED_CORPORA, named_corpus
 from curate.errors import InputError, UsageError
-from curate.score.corpus import Corpus, read_corpus_file
+from curate.score.corpusfile import Corpus, read_corpus_file
 
 
 def load_corpus(spec: str, cfg: Config, base: Path | None = None) -> Corpus:

@@ -9,10 +9,14 @@ and methods and writes the outputs. Module map: :mod:`~curate.score.models` (loa
 :mod:`~curate.score.plan` (tokenise, align, jobs, batches), :mod:`~curate.score.passes` (the
 forward passes), :mod:`~curate.score.engine` (cache lookup, run, reduction),
 :mod:`~curate.score.cache`, :mod:`~curate.score.settings`, :mod:`~curate.score.run`,
-:mod:`~curate.score.metrics`, :mod:`~curate.score.files`.
+:mod:`~curate.score.metrics`, :mod:`~curate.score.files`; and, needing no torch,
+:mod:`~curate.score.kinds` (a model's kind from its config.json),
+:mod:`~curate.score.results` (the scoring records), :mod:`~curate.score.outputs` (summary.json
+and provenance) and :mod:`~curate.score.corpusfile` (a corpus's sentences).
 
-The names are imported lazily: ``curate.score.metrics`` and ``curate.score.files`` need no
-torch, so reports that only read scores (and ``curate --help``) do not pay for importing it.
+The names are imported lazily: ``curate.score.metrics``, ``files``, ``kinds``, ``results``,
+``outputs`` and ``corpusfile`` need no torch, so reports that only read scores, ``curate
+--help`` and the driver of a Ray sweep (issue 32) do not pay for importing it.
 
 Layer: a stage. It may import the ground floor and :mod:`curate.formats`; never another stage
 or a benchmark (a method names the benchmark it scores; a benchmark's routes build on this).
@@ -25,34 +29,22 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from curate.score.cache import ScoreCache, open_cache
-    from curate.score.engine import (
-        ScoreResult,
-        ScoreStats,
-        TokenLogprob,
-        score_pairs,
-        token_logprobs,
-    )
+    from curate.score.engine import TokenLogprob, score_pairs, token_logprobs
+    from curate.score.kinds import ModelError, model_kind
     from curate.score.methods import METHODS, Method
     from curate.score.metrics import DEFAULT_THRESHOLD, PairScore, summarize
-    from curate.score.models import (
-        CausalLM,
-        LoadedModel,
-        MaskedLM,
-        ModelError,
-        PrecisionWarning,
-        load_model,
-        model_kind,
-    )
+    from curate.score.models import CausalLM, LoadedModel, MaskedLM, PrecisionWarning, load_model
     from curate.score.plan import SentenceTooLongError
     from curate.score.pll import METHOD
+    from curate.score.results import ScoreResult, ScoreStats
     from curate.score.run import ScoreHooks, ScoreOutput, score_dataset
     from curate.score.settings import DEFAULT_BATCH_SIZE, ScoreSettings, settings_from_table
 
 _WHERE = {
     "ScoreCache": "cache",
     "open_cache": "cache",
-    "ScoreResult": "engine",
-    "ScoreStats": "engine",
+    "ScoreResult": "results",
+    "ScoreStats": "results",
     "TokenLogprob": "engine",
     "score_pairs": "engine",
     "token_logprobs": "engine",
@@ -64,10 +56,10 @@ _WHERE = {
     "CausalLM": "models",
     "LoadedModel": "models",
     "MaskedLM": "models",
-    "ModelError": "models",
+    "ModelError": "kinds",
     "PrecisionWarning": "models",
     "load_model": "models",
-    "model_kind": "models",
+    "model_kind": "kinds",
     "SentenceTooLongError": "plan",
     "METHOD": "pll",
     "ScoreHooks": "run",

@@ -2,7 +2,7 @@
 
 :func:`load_model` returns a :class:`MaskedLM` (``AutoModelForMaskedLM``: BERT, RoBERTa,
 ALBERT...) or a :class:`CausalLM` (``AutoModelForCausalLM``: GPT-2...), whichever kind the
-model's config declares (:func:`model_kind`). Both carry what every scoring method needs: the
+model's config declares (:func:`~curate.score.kinds.model_kind`, which needs no torch). Both carry what every scoring method needs: the
 model and tokenizer, the device and dtype, the casing rule, the longest input, and fingerprints
 of the weights and the tokenizer, which key the score cache (so the same weights loaded from
 another path share cached numbers, and changed weights never reuse stale ones).
@@ -18,16 +18,21 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import torch
 
-from curate.errors import CurateError, InputError, UsageError
-from curate.modelnames import looks_like_path
+from curate.errors import UsageError
+from curate.modelnames import looks_like_path as looks_like_path  # imported from here too
+
+# ModelError, ModelKind, kind_of_config and model_kind lived here before issue 32; they moved
+# to kinds.py, which needs no torch, and stay importable from here.
+from curate.score.kinds import ModelError as ModelError
+from curate.score.kinds import ModelKind as ModelKind
+from curate.score.kinds import first_line, model_kind, model_source
+from curate.score.kinds import kind_of_config as kind_of_config
 from curate.score.settings import DEVICES, DTYPE_NAMES
 
-#: The two kinds of language model the scoring methods are defined for.
-ModelKind = Literal["masked", "causal"]
 DTYPES: dict[str, torch.dtype] = {name: getattr(torch, name) for name in DTYPE_NAMES}
 #: Measured with benchmarks/bench_pll.py --bf16 on a random BERT-base: see README "Scoring".
 BF16_WARNING = (
@@ -56,10 +61,6 @@ _VOLATILE_CONFIG_KEYS = frozenset(
 _PADDING_OFFSET_MODELS = frozenset(
     {"roberta", "xlm-roberta", "xlm-roberta-xl", "camembert", "data2vec-text", "longformer"}
 )
-
-
-class ModelError(CurateError):
-    """A model or tokenizer cannot be loaded or cannot be used for the requested scoring."""
 
 
 _log = logging.getLogger("curate.score")
@@ -169,63 +170,6 @@ def resolve_device(device: str = "auto") -> torch.device:
     return torch.device(device)
 
 
-def _source(name_or_path: str | Path) -> str:
-    """The directory or hub name to load from; a missing local path is an input error."""
-    name = str(name_or_path)
-    local = Path(name).expanduser()
-    if not local.exists() and (isinstance(name_or_path, Path) or looks_like_path(name)):
-        raise InputError(f"{name}: no such model directory")
-    return str(local) if local.exists() else name
-
-
-def _reason(exc: Exception) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
-
-
-def kind_of_config(config: Any) -> ModelKind | None:
-    """``masked`` or ``causal`` from a transformers config, or None when neither applies.
-
-    The saved ``architectures`` decide (``BertForMaskedLM`` vs ``GPT2LMHeadModel``); without
-    them, the model type's registration with the auto classes (a BERT config is registered for
-    both, and is taken as masked, the head it is trained with).
-    """
-    from transformers.models.auto.modeling_auto import (
-        MODEL_FOR_CAUSAL_LM_MAPPING_NAMES,
-        MODEL_FOR_MASKED_LM_MAPPING_NAMES,
-    )
-
-    for architecture in getattr(config, "architectures", None) or ():
-        if architecture.endswith("ForMaskedLM"):
-            return "masked"
-        if architecture.endswith(("ForCausalLM", "LMHeadModel")):
-            return "causal"
-    model_type = getattr(config, "model_type", "")
-    if model_type in MODEL_FOR_MASKED_LM_MAPPING_NAMES:
-        return "masked"
-    if model_type in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES:
-        return "causal"
-    return None
-
-
-def model_kind(name_or_path: str | Path) -> ModelKind:
-    """The kind of a model from its config alone (cheap: no weights are read)."""
-    from transformers import AutoConfig
-
-    name = str(name_or_path)
-    try:
-        config = AutoConfig.from_pretrained(_source(name_or_path))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ModelError(f"cannot load language model {name!r}: {_reason(exc)}") from None
-    kind = kind_of_config(config)
-    if kind is None:
-        raise ModelError(
-            f"{name}: its config ({getattr(config, 'model_type', '?')}) is neither a masked nor "
-            "a causal language model"
-        )
-    return kind
-
-
 def load_model(
     name_or_path: str | Path,
     *,
@@ -247,14 +191,14 @@ def load_model(
     if dtype not in DTYPES:
         raise UsageError(f"unknown dtype {dtype!r}; choose one of {', '.join(DTYPES)}")
     name = str(name_or_path)
-    source = _source(name_or_path)
+    source = model_source(name_or_path)
     target = resolve_device(device)
     kind = model_kind(name_or_path)
     auto = AutoModelForMaskedLM if kind == "masked" else AutoModelForCausalLM
     try:
         tokenizer = AutoTokenizer.from_pretrained(source)
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ModelError(f"cannot load {kind} language model {name!r}: {_reason(exc)}") from None
+        raise ModelError(f"cannot load {kind} language model {name!r}: {first_line(exc)}") from None
     model = _load_weights(auto, name, source, kind)
     model.eval()
     check_tokenizer_fits(name, tokenizer, model, partial_vocabulary=partial_vocabulary)
@@ -356,13 +300,13 @@ def _load_weights(auto: Any, name: str, source: str, kind: str) -> Any:
         _check_head(model, info, name, kind)
         return model
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ModelError(f"cannot load {kind} language model {name!r}: {_reason(exc)}") from None
+        raise ModelError(f"cannot load {kind} language model {name!r}: {first_line(exc)}") from None
     except (SafetensorError, RuntimeError, EOFError, pickle.UnpicklingError) as exc:
         local = Path(source)
         found = [local / f for f in _WEIGHT_FILES if (local / f).is_file()]
         what = str(found[0]) if found else f"the weights of {name}"
         raise ModelError(
-            f"{what}: the weight file is damaged or truncated ({_reason(exc)}); save or "
+            f"{what}: the weight file is damaged or truncated ({first_line(exc)}); save or "
             "download the model again"
         ) from None
 

@@ -11,27 +11,27 @@ were several methods) and ``<out>/<model>/<method>/`` for every other method.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from curate import __version__
-from curate.formats.dataset import BadRow
 from curate.pairs import Pair
 from curate.score.cache import ScoreCache, open_cache
 from curate.score.corpus import Corpus, score_corpus
 from curate.score.engine import ProgressCallback, ScoreResult, score_pairs
 from curate.score.files import write_score_column
 from curate.score.methods import METHODS, Method, methods_for_model
-from curate.score.metrics import summarize
 from curate.score.models import LoadedModel, load_model, model_kind
-from curate.score.settings import ScoreSettings
 
-#: The method whose outputs keep the original layout, ``<out>/<model>/``.
-LEGACY_LAYOUT_METHOD = "pll"
+# LEGACY_LAYOUT_METHOD, output_directory, data_info, model_location and score_summary lived
+# here before issue 32; they moved to outputs.py, which needs no torch, and stay importable.
+from curate.score.outputs import LEGACY_LAYOUT_METHOD as LEGACY_LAYOUT_METHOD
+from curate.score.outputs import data_info as data_info
+from curate.score.outputs import model_location as model_location
+from curate.score.outputs import output_directory, score_summary
+from curate.score.settings import ScoreSettings
 
 
 @dataclass(frozen=True)
@@ -69,12 +69,6 @@ class ScoreHooks:
     scored: Callable[[ScoreOutput], None] | None = None
 
 
-def output_directory(out_dir: Path, slug: str, method: str) -> Path:
-    """Where the outputs of (model, method) go (``pll`` keeps the pre-methods layout)."""
-    target = Path(out_dir) / slug
-    return target if method == LEGACY_LAYOUT_METHOD else target / method
-
-
 def fit_methods(
     names: Sequence[str], kinds: Sequence[str], methods: Sequence[str]
 ) -> list[tuple[Method, ...]]:
@@ -108,56 +102,6 @@ def plan_models(models: Mapping[str, str], methods: Sequence[str]) -> list[Model
         ModelPlan(slug, name, kind, fitted)
         for (slug, name), kind, fitted in zip(models.items(), kinds, chosen, strict=True)
     ]
-
-
-def data_info(path: Path, skipped_rows: Sequence[BadRow] = ()) -> dict[str, Any]:
-    """The data file's name and SHA-256, for the provenance of every output, and the rows of
-    it ``--skip-bad-rows`` left out (only when there are some: the scores do not cover them).
-
-    A dataset that is a folder of files (WinoBias) is hashed as the list of its files' names
-    and SHA-256, in name order (the ``SHA256SUMS`` of the folder)."""
-    if path.is_dir():
-        sums = "".join(
-            f"{hashlib.sha256(f.read_bytes()).hexdigest()}  {f.name}\n"
-            for f in sorted(path.iterdir())
-            if f.is_file()
-        )
-        info: dict[str, Any] = {
-            "file": path.name, "sha256": hashlib.sha256(sums.encode("utf-8")).hexdigest()
-        }
-    else:
-        info = {"file": path.name, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
-    if skipped_rows:
-        info["skipped_rows"] = [row.as_dict() for row in skipped_rows]
-    return info
-
-
-def model_location(name: str) -> dict[str, str]:
-    """``{"model_path": absolute directory}`` for a model given as a local directory (``model``
-    keeps the name as given): readers of summary.json (``curate explore``) find the model
-    again from any working directory. Empty for a hub id."""
-    path = Path(name).expanduser()
-    return {"model_path": str(path.resolve())} if path.is_dir() else {}
-
-
-def score_summary(
-    result: ScoreResult,
-    data: Mapping[str, Any],
-    threshold: float,
-    groups: Callable[[str], tuple[str, ...]] | None = None,
-    capability: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The summary.json document of one (model, method) result (``groups``: the benchmark's
-    larger groups of bias types, :func:`curate.score.metrics.summarize`; ``capability``: the
-    model's quality on a corpus, :mod:`curate.score.corpus`, beside the bias metrics)."""
-    return {
-        "tool": f"curate {__version__}",
-        "data": dict(data),
-        **result.provenance(),
-        **model_location(result.model),
-        "summary": summarize(result.scores, threshold=threshold, groups=groups),
-        **({"capability": dict(capability)} if capability is not None else {}),
-    }
 
 
 def score_dataset(

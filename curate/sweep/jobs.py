@@ -20,15 +20,13 @@ import queue
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from curate.errors import CurateError
 from curate.pairs import Pair
 from curate.score.cache import ScoreCache
+from curate.score.results import ScoreResult
 from curate.score.settings import ScoreSettings
-
-if TYPE_CHECKING:  # a type only: importing the engine imports torch
-    from curate.score.engine import ScoreResult
 
 #: ``(description JSON, [(sentence, position, logprob)])`` per cache context (ScoreCache.export).
 Snapshot = list[tuple[str, list[tuple[str, int, float]]]]

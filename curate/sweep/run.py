@@ -6,6 +6,12 @@ worker the cache rows of its model, stores every batch a worker reports in its o
 writes each finished column exactly as ``curate score`` does (``<output>/<version>/<model>/``
 for ``pll``, ``<output>/<version>/<model>/<method>/`` for the other methods: scores.csv and
 summary.json), then ``sweep.json``: every column's status and metric with its 95% interval.
+
+The driver never scores (but for a benchmark's own route, StereoSet's, run here after the pair
+jobs), so it imports neither torch nor transformers: a model's kind comes from its config.json
+(:mod:`curate.score.kinds`), the workers' results and the files from modules that need neither
+(:mod:`curate.score.results`, :mod:`curate.score.outputs`). Importing them cost the driver of a
+Ray sweep of tiny jobs ~7 s of CPU (issue 32); the tests check it stays so.
 """
 
 from __future__ import annotations
@@ -90,8 +96,8 @@ def model_methods(model: ModelSpec) -> tuple[tuple[str, ...], dict[str, str]]:
     and the reason of each that does not (or of the whole model, under :data:`ANY_METHOD`,
     when its config cannot be read): the sweep's columns of ``model``, which ``curate
     diff-report --sweep`` scores too."""
+    from curate.score.kinds import model_kind
     from curate.score.methods import METHODS, methods_for_model, methods_of_kind
-    from curate.score.models import model_kind
 
     try:
         kind = model_kind(model.name)
@@ -132,7 +138,7 @@ def _read_versions(
     groups; the versions a benchmark scores with its own route; each version's benchmark."""
     from curate.benchmarks import benchmark_of
     from curate.datasets import read_dataset
-    from curate.score.run import data_info
+    from curate.score.outputs import data_info
 
     versions = []
     own: list[OwnRouteVersion] = []
@@ -183,7 +189,7 @@ def same_model(name: str) -> Callable[[str], bool]:
 
 def column_directory(output: Path, job: Job) -> Path:
     """Where ``curate score`` would write the column: ``<output>/<version>/<model>[/<method>]``."""
-    from curate.score.run import output_directory
+    from curate.score.outputs import output_directory
 
     return output_directory(Path(output) / job.version, job.model, job.method)
 
@@ -241,7 +247,7 @@ def run_sweep(
     """
     from curate.score.cache import open_cache
     from curate.score.files import write_score_column, write_summary_json
-    from curate.score.run import score_summary
+    from curate.score.outputs import score_summary
     from curate.sweep.executors import make_executor
 
     executor = make_executor(
@@ -366,7 +372,7 @@ def run_own_routes(
     sweep.json entries of the columns written (read back from the files the route wrote)."""
     import json
 
-    from curate.score.run import data_info
+    from curate.score.outputs import data_info
     from curate.score.settings import ScoreSettings
 
     columns: list[dict[str, Any]] = []

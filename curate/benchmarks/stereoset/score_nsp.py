@@ -26,7 +26,8 @@ import torch
 
 from curate.benchmarks.stereoset.items import StereoSetItem
 from curate.benchmarks.stereoset.score_lm import GOLD_FIELDS
-from curate.score.models import DTYPES, LoadedModel, _source, model_fingerprint
+from curate.score.kinds import model_source
+from curate.score.models import DTYPES, LoadedModel, model_fingerprint
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def _load_head(lm: LoadedModel) -> NSPHead:
     try:
         with _quiet():
             model, info = AutoModelForNextSentencePrediction.from_pretrained(
-                _source(lm.name), dtype=torch.float32, output_loading_info=True
+                model_source(lm.name), dtype=torch.float32, output_loading_info=True
             )
     except (OSError, ValueError, KeyError, TypeError) as exc:
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
