@@ -165,10 +165,13 @@ class TreeMeter:
 
 
 #: Ray's processes, by a piece of their command line (setproctitle names workers ``ray::...``).
+#: Ray's two native daemons, told by their program's name: the Python agents' command lines
+#: name the raylet too (``--raylet-name``), so a needle would count them as the raylet.
+_RAY_PROGRAMS = {"gcs_server": "gcs", "raylet": "raylet"}
+#: Ray's Python processes, by a needle of their command line (or the title Ray gives them).
 _RAY_PROCESSES = (
-    ("gcs_server", "gcs"),
-    ("raylet", "raylet"),
     ("dashboard/agent.py", "dashboard agent"),
+    ("DashboardAgent", "dashboard agent"),
     ("runtime_env/agent", "runtime-env agent"),
     ("log_monitor", "log monitor"),
     ("autoscaler/_private/monitor", "autoscaler monitor"),
@@ -184,7 +187,11 @@ def process_kind(process: psutil.Process, me: psutil.Process) -> str:
     """``driver`` for this process, Ray's role for Ray's processes, else the program name."""
     if process.pid == me.pid:
         return "driver"
-    command = " ".join(process.cmdline())
+    argv = process.cmdline()
+    program = Path(argv[0]).name if argv else process.name()
+    if program in _RAY_PROGRAMS:
+        return _RAY_PROGRAMS[program]
+    command = " ".join(argv)
     for needle, kind in _RAY_PROCESSES:
         if needle in command:
             return kind

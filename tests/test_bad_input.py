@@ -204,6 +204,21 @@ def damaged_weights(damage: Callable[[bytes], bytes]) -> Callable[[Path], None]:
     return setup
 
 
+def mistyped_config(root: Path) -> None:
+    """A copy of the tiny BERT whose config.json gives ``hidden_size`` as a string: transformers
+    5 refuses it with huggingface_hub's StrictDataclassError, not an OSError/ValueError (a
+    traceback before; the kind, now read from the file, no longer catches it first)."""
+    import json
+
+    from tests.support.tiny_models import tiny_model_dir
+
+    target = root / "models" / "broken"
+    shutil.copytree(tiny_model_dir("bert"), target)
+    config = json.loads((target / "config.json").read_text(encoding="utf-8"))
+    config["hidden_size"] = "abc"
+    (target / "config.json").write_text(json.dumps(config), encoding="utf-8")
+
+
 def truncated_cache(root: Path) -> None:
     """A real score cache (from a real run) cut in the middle of its pages."""
     from tests.support.tiny_models import tiny_model_dir
@@ -1423,6 +1438,12 @@ SCORE_GUARDS = [
         ("score", "pairs.csv", "-m", "models/broken", "--no-cache"),
         ("models/broken/model.safetensors", "damaged or truncated"),
         damaged_weights(lambda data: b""),
+    ),
+    C(
+        "score-config-field-of-the-wrong-type",
+        ("score", "pairs.csv", "-m", "models/broken", "--no-cache"),
+        ("models/broken", "hidden_size", "expected int, got str"),
+        mistyped_config,
     ),
     C(
         "score-garbage-cache-file",

@@ -74,9 +74,14 @@ def model_source(name_or_path: str | Path) -> str:
 
 
 def first_line(exc: Exception) -> str:
-    """The first line of an exception's text (its type's name when it has none)."""
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+    """The first line of an exception's text (its type's name when it has none), with the next
+    line when the first only announces it ("Validation error for field 'hidden_size':")."""
+    lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
+    if not lines:
+        return type(exc).__name__
+    if lines[0].endswith(":") and len(lines) > 1:
+        return f"{lines[0]} {lines[1]}"
+    return lines[0]
 
 
 def _kind_of(
@@ -155,6 +160,17 @@ def model_kind(name_or_path: str | Path) -> ModelKind:
     return _auto_config_kind(name, source)
 
 
+def loading_errors() -> tuple[type[Exception], ...]:
+    """The exceptions by which transformers says a model folder or hub id cannot be read.
+
+    Beside the usual ``OSError``/``ValueError``, transformers 5 checks a config's fields with
+    huggingface_hub's strict dataclasses: ``"hidden_size": "abc"`` in config.json raises a
+    ``StrictDataclassError``, which is none of them (a traceback before this list had it)."""
+    from huggingface_hub.errors import StrictDataclassError
+
+    return (OSError, ValueError, KeyError, TypeError, StrictDataclassError)
+
+
 def _auto_config_kind(name: str, source: str) -> ModelKind:
     """The kind through transformers' ``AutoConfig`` (hub ids, and configs config.json alone
     does not settle), with its errors as a :class:`ModelError`."""
@@ -162,7 +178,7 @@ def _auto_config_kind(name: str, source: str) -> ModelKind:
 
     try:
         config = AutoConfig.from_pretrained(source)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except loading_errors() as exc:
         raise ModelError(f"cannot load language model {name!r}: {first_line(exc)}") from None
     kind = kind_of_config(config)
     if kind is None:

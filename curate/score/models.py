@@ -29,7 +29,7 @@ from curate.modelnames import looks_like_path as looks_like_path  # imported fro
 # to kinds.py, which needs no torch, and stay importable from here.
 from curate.score.kinds import ModelError as ModelError
 from curate.score.kinds import ModelKind as ModelKind
-from curate.score.kinds import first_line, model_kind, model_source
+from curate.score.kinds import first_line, loading_errors, model_kind, model_source
 from curate.score.kinds import kind_of_config as kind_of_config
 from curate.score.settings import DEVICES, DTYPE_NAMES
 
@@ -197,7 +197,7 @@ def load_model(
     auto = AutoModelForMaskedLM if kind == "masked" else AutoModelForCausalLM
     try:
         tokenizer = AutoTokenizer.from_pretrained(source)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except loading_errors() as exc:
         raise ModelError(f"cannot load {kind} language model {name!r}: {first_line(exc)}") from None
     model = _load_weights(auto, name, source, kind)
     model.eval()
@@ -299,7 +299,7 @@ def _load_weights(auto: Any, name: str, source: str, kind: str) -> Any:
         model, info = auto.from_pretrained(source, dtype=torch.float32, output_loading_info=True)
         _check_head(model, info, name, kind)
         return model
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except loading_errors() as exc:
         raise ModelError(f"cannot load {kind} language model {name!r}: {first_line(exc)}") from None
     except (SafetensorError, RuntimeError, EOFError, pickle.UnpicklingError) as exc:
         local = Path(source)

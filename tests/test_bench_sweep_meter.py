@@ -1,0 +1,70 @@
+"""benchmarks/bench_sweep.py's breakdown of CPU by kind of process (issue 32's figures).
+
+Ray's Python agents carry ``--raylet-name`` on their command lines: a needle search counted the
+dashboard agent's 2.2 s of CPU as the raylet's. The native daemons are now told by their
+program's name.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("psutil")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("bench_sweep", ROOT / "benchmarks" / "bench_sweep.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_sweep", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+@dataclass
+class FakeProcess:
+    """What process_kind reads of a psutil.Process."""
+
+    pid: int
+    argv: list[str] = field(default_factory=list)
+    program: str = "python"
+
+    def cmdline(self) -> list[str]:
+        return self.argv
+
+    def name(self) -> str:
+        return self.program
+
+
+@pytest.mark.parametrize(
+    ("argv", "kind"),
+    [
+        (["/venv/lib/ray/core/src/ray/raylet/raylet", "--node_ip_address=127.0.0.1"], "raylet"),
+        (["/venv/lib/ray/core/src/ray/gcs/gcs_server", "--gcs_server_port=6379"], "gcs"),
+        (["/venv/bin/python", "-u", "/venv/lib/ray/dashboard/agent.py",
+          "--raylet-name=/tmp/ray/session/sockets/raylet"], "dashboard agent"),
+        (["ray::DashboardAgent"], "dashboard agent"),
+        (["/venv/bin/python", "-u", "/venv/lib/ray/_private/runtime_env/agent/main.py",
+          "--raylet-name=/tmp/raylet"], "runtime-env agent"),
+        (["/venv/bin/python", "-u", "/venv/lib/ray/_private/log_monitor.py",
+          "--logs-dir=/tmp/ray/logs"], "log monitor"),
+        (["ray::IDLE"], "idle worker"),
+        (["ray::RayScorer.score"], "worker"),
+    ],
+)
+def test_each_ray_process_is_counted_as_what_it_is(argv: list[str], kind: str) -> None:
+    bench = _bench()
+    me = FakeProcess(pid=1)
+    assert bench.process_kind(FakeProcess(pid=2, argv=argv), me) == kind
+
+
+def test_the_benchmark_itself_is_the_driver() -> None:
+    bench = _bench()
+    me = FakeProcess(pid=7, argv=["python", "benchmarks/bench_sweep.py"])
+    assert bench.process_kind(me, me) == "driver"
