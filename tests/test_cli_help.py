@@ -9,11 +9,7 @@ and answering help imports neither typer's renderer nor Markdown, pygments or th
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from io import StringIO
 from pathlib import Path
@@ -27,6 +23,7 @@ from typer.testing import CliRunner
 
 from curate.cli import COMMANDS, app, load_stage
 from curate.help_markdown import BOLD_STYLE, CODE_STYLE, blocks, inline, render
+from tests.support.cli_imports import modules_after
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -132,32 +129,18 @@ def test_narrow_help_puts_the_text_under_the_name() -> None:
     assert lines[at + 1].startswith("Masked copies")
 
 
-def _modules_after(*args: str) -> list[str]:
-    code = (
-        "import sys, json\n"
-        "from curate.cli import app\n"
-        f"try:\n    app({list(args)!r})\nexcept SystemExit:\n    pass\n"
-        "print(json.dumps(sorted(sys.modules)), file=sys.stderr)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True, text=True, check=False, timeout=120,
-    )  # fmt: skip
-    return json.loads(done.stderr.strip().splitlines()[-1])
-
-
 SLOW_RENDERING = ("typer.rich_utils", "rich.markdown", "markdown_it", "pygments", "rich.traceback")
 
 
 @pytest.mark.parametrize("args", [["--help"], ["score", "-h"], ["annotations", "push", "-h"]])
 def test_help_imports_no_markdown_parser_nor_typers_renderer(args: list[str]) -> None:
-    modules = _modules_after(*args)
+    _, modules = modules_after(*args)
     assert "curate.commands.help_render" in modules
     assert [m for m in modules if m.startswith(SLOW_RENDERING)] == []
 
 
 def test_a_usage_error_does_not_import_the_help_renderer() -> None:
-    modules = _modules_after("score", "--no-such-option")
+    _, modules = modules_after("score", "--no-such-option")
     assert "curate.commands.help_render" not in modules
     assert [m for m in modules if m.startswith(SLOW_RENDERING)] == []
 

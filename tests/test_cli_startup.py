@@ -8,16 +8,13 @@ How long it takes is a figure (benchmarks/bench_cli.py), not a test.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from curate.cli import COMMANDS, app, load_stage
+from tests.support.cli_imports import modules_after
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("torch", "transformers", "pandas", "numpy", "plotly", "spacy", "sklearn",
@@ -35,24 +32,9 @@ def test_the_listed_summaries_are_the_commands_own() -> None:
         assert " ".join(first.split()) == summary, name
 
 
-def _modules_after(*args: str) -> tuple[int, list[str]]:
-    code = (
-        "import sys, json\n"
-        "from curate.cli import app\n"
-        f"try:\n    app({list(args)!r})\nexcept SystemExit as exc:\n    code = exc.code\n"
-        "print(json.dumps([code, sorted(sys.modules)]), file=sys.stderr)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True, text=True, check=False, timeout=120,
-    )  # fmt: skip
-    exit_code, modules = json.loads(done.stderr.strip().splitlines()[-1])
-    return exit_code, modules
-
-
 @pytest.mark.parametrize("args", [["--help"], ["-h"], ["no-such-command"], []])
 def test_help_and_an_unknown_command_import_no_stage(args: list[str]) -> None:
-    exit_code, modules = _modules_after(*args)
+    exit_code, modules = modules_after(*args)
     assert exit_code in (0, 2)
     commands = {m for m in modules if m.startswith("curate.commands")}
     assert commands <= {"curate.commands", "curate.commands.help", "curate.commands.help_render"}
@@ -60,7 +42,7 @@ def test_help_and_an_unknown_command_import_no_stage(args: list[str]) -> None:
 
 
 def test_a_command_imports_its_own_stage_only() -> None:
-    exit_code, modules = _modules_after("rules", "--no-such-option")
+    exit_code, modules = modules_after("rules", "--no-such-option")
     assert exit_code == 2
     stages = {m for m in modules if m.startswith("curate.commands.")}
     assert "curate.commands.lint" in stages
@@ -99,7 +81,7 @@ def test_a_usage_error_of_every_command_imports_no_heavy_stack(command: list[str
     that run it, so the refusal costs the interpreter and the CLI framework only (issue 31).
     On the base commit ``diff-report --no-such-option`` imported torch and numpy, ``publish``
     jinja2; every command the benchmark registry, the config and the dataset readers."""
-    exit_code, modules = _modules_after(*command, "--no-such-option")
+    exit_code, modules = modules_after(*command, "--no-such-option")
     assert exit_code == 2
     assert [m for m in modules if m.split(".")[0] in HEAVY] == []
     # nor pydantic (typer 0.29 coerces every value through a TypeAdapter: 0.15-0.3 s; the
@@ -117,7 +99,7 @@ def test_a_usage_error_of_every_command_imports_no_heavy_stack(command: list[str
 def test_a_bad_value_is_refused_without_the_stage(command: list[str]) -> None:
     """A bad value costs the parsing only: neither the stage's stacks nor pydantic, which
     typer 0.29 imports to convert any value (0.54 s against 0.21 s for ``--batch-size x``)."""
-    exit_code, modules = _modules_after(*command)
+    exit_code, modules = modules_after(*command)
     assert exit_code == 2
     assert [m for m in modules if m.split(".")[0] in HEAVY] == []
     assert [m for m in modules if m.split(".")[0] == "pydantic"] == []

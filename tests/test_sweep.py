@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from curate.cli import app
 from tests.conftest import repo_env
+from tests.support.cli_imports import RUN_MAIN_AND_REPORT_HEAVY
 from tests.support.sweep_project import MODELS, column_files, reference, write_project
 from tests.support.tiny_models import single_thread, tiny_model_dir
 
@@ -190,14 +191,8 @@ class Replay:
 
 replay = Replay(sys.argv[2])
 executors.make_executor = lambda engine, **options: replay
-from curate.cli import main
 sys.argv = ["curate", "sweep", sys.argv[1], "--engine", "ray", "--format", "json"]
-try:
-    main()
-finally:
-    heavy = sorted(m for m in ("torch", "transformers") if m in sys.modules)
-    print(json.dumps(heavy), file=sys.stderr)
-"""
+""" + RUN_MAIN_AND_REPORT_HEAVY
 
 
 def test_the_driver_of_a_ray_sweep_imports_neither_torch_nor_transformers(tmp_path, expected):

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli_imports import RUN_MAIN_AND_REPORT_HEAVY
 from tests.support.sweep_project import KillOnce, column_files, reference, write_project
 from tests.support.tiny_models import tiny_model_dir
 
@@ -183,14 +184,8 @@ def test_ctrl_c_of_the_driver_keeps_the_cache_consistent_and_a_rerun_resumes(tmp
 
 _DRIVER = """
 import json, sys
-from curate.cli import main
 sys.argv = ["curate", "sweep", sys.argv[1], "--engine", "ray", "--num-cpus", "1"]
-try:
-    main()
-finally:
-    heavy = sorted(m for m in ("torch", "transformers") if m in sys.modules)
-    print(json.dumps(heavy), file=sys.stderr)
-"""
+""" + RUN_MAIN_AND_REPORT_HEAVY
 
 
 def test_the_driver_imports_neither_torch_nor_transformers(tmp_path):
