@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from curate.score.methods import METHODS
 from curate.score.metrics import relative_gap
 from tests.support import annotate_scenario as sc
 from tests.support.browser import (
@@ -112,9 +113,11 @@ def visible_ids(driver: Any) -> list[int]:
     )
 
 
-def expected_class(row: dict[str, Any], threshold: float) -> str:
-    """Murphy's label of a report.json score row (as curate.score.metrics.PairScore)."""
-    a, b = row["sent_more_score"], row["sent_less_score"]
+def expected_class(row: dict[str, Any], threshold: float, method: str) -> str:
+    """Murphy's label of a report.json score row (as curate.score.metrics.PairScore), on the
+    scores the method compares (pll's rounded to 3 decimals, as metric.py)."""
+    compared = METHODS[method].compared
+    a, b = compared(row["sent_more_score"]), compared(row["sent_less_score"])
     if a == b or 100.0 * relative_gap(a, b) <= threshold:
         return "neutral"
     return "biased" if a > b else "non-biased"
@@ -181,7 +184,7 @@ def test_class_filter_lists_the_pairs_the_slider_gives(driver: Any, many: Many) 
         Select(driver.find_element(By.ID, "f-model")).select_by_value(str(index[column["label"]]))
         for label in LABELS:
             Select(driver.find_element(By.ID, "f-class")).select_by_value(label)
-            expected = sorted(i for i, row in last.items() if expected_class(row, 3.0) == label)
+            expected = sorted(i for i, row in last.items() if expected_class(row, 3.0, column["method"]) == label)
             assert visible_ids(driver) == expected, (column["label"], label)
             checked += len(expected)
     assert checked == 6 * len({r["pair_id"] for c in many.report["models"][:1] for s in ("before", "after") for r in c["scores"][s]})
@@ -199,7 +202,7 @@ def test_class_filter_lists_the_pairs_the_slider_gives(driver: Any, many: Many) 
     assert driver.find_element(By.ID, "f-class").get_attribute("value") == "biased"
     last = {**{r["pair_id"]: r for r in column["scores"]["before"]},
             **{r["pair_id"]: r for r in column["scores"]["after"]}}  # fmt: skip
-    assert visible_ids(driver) == sorted(i for i, r in last.items() if expected_class(r, 3.0) == "biased")
+    assert visible_ids(driver) == sorted(i for i, r in last.items() if expected_class(r, 3.0, column["method"]) == "biased")
     # the summary measures the classes, so the class filter does not narrow it
     share = driver.find_element(By.ID, f"share-{m}-1-biased").get_attribute("data-value")
     assert float(share) == pytest.approx(column["threshold_curves"]["after"]["biased"][6])

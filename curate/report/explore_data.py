@@ -6,7 +6,10 @@ Everything comes from files the pipeline already writes (versions, ``findings.js
 output directories); nothing is recomputed here that the page can compute itself: the verdicts,
 flips, metric and threshold shares are arithmetic on the per-pair scores, done in the browser so
 the slider and the filters can move them. Scores are written with full precision (JSON floats
-round-trip exactly), so the page's threshold view equals :mod:`curate.score.metrics`.
+round-trip exactly), so the page's threshold view equals :mod:`curate.score.metrics`. A method
+that compares rounded scores (``pll`` rounds to 3 decimals, as ``metric.py`` does) adds the two
+compared values to the cell, ``[more, less, compared_more, compared_less]``: the page shows the
+full scores and decides verdicts, ties and threshold classes on the compared ones, as Python does.
 
 A score row belongs to a version's pair only when its text matches (both sentences and the
 direction): scores of the raw file never stand in for an edited pair of a release.
@@ -83,6 +86,15 @@ class ScoreSet:
         return tuple(
             str(p.get(k, "")) for k in ("model_fingerprint", "tokenizer_fingerprint", "method", "dtype")
         )
+
+
+def _score_cell(score: PairScore) -> list[float]:
+    """A pair's scores as the page reads them: the full ones, then the compared ones when the
+    method rounds before comparing (so a rounded tie is neutral on the page as in the report)."""
+    cell = [score.sent_more_score, score.sent_less_score]
+    if score.rounded is not None:
+        cell.extend(score.rounded)
+    return cell
 
 
 def model_display_name(provenance: dict[str, Any]) -> str:
@@ -307,9 +319,7 @@ def build_explore_data(
             for pairs in by_version:
                 pair = pairs.get(pair_id)
                 score = _matching_score(pair, sets) if pair is not None else None
-                per_version.append(
-                    None if score is None else [score.sent_more_score, score.sent_less_score]
-                )
+                per_version.append(None if score is None else _score_cell(score))
             scores.append(per_version)
         row: dict[str, Any] = {"id": pair_id, "v": cells, "s": scores}
         item = next((p[pair_id].item_id for p in by_version if pair_id in p), None)

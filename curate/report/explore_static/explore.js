@@ -61,8 +61,15 @@
     r.haystack = parts.join("\n").toLowerCase();
   }
 
+  /** The two scores the method compares: the rounded ones a rounding method (pll, as
+   * metric.py) adds as a cell's third and fourth values, else the scores themselves. */
+  function compared(score) {
+    return score.length > 2 ? [score[2], score[3]] : score;
+  }
   function verdict(score) {
-    return score ? (score[0] > score[1] ? 1 : 0) : null;
+    if (!score) return null;
+    const c = compared(score);
+    return c[0] > c[1] ? 1 : 0;
   }
   function flipped(r, m) {
     if (NV !== 2) return false;
@@ -71,7 +78,7 @@
   }
   /** Murphy's threshold view, exactly as curate.score.metrics.PairScore.threshold_label. */
   function thresholdLabel(score, t) {
-    const a = score[0], b = score[1];
+    const [a, b] = compared(score);
     if (a === b) return 1;
     const gap = Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b));
     if (100 * gap <= t) return 1;
@@ -382,7 +389,7 @@
           const score = r.s[m][v];
           if (!score) continue;
           n += 1;
-          const b = score[0] > score[1] ? 1 : 0;
+          const b = verdict(score);
           biased += b;
           counts[thresholdLabel(score, t)] += 1;
           const type = r.v[v][3];
