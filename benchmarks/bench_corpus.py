@@ -37,7 +37,8 @@ sys.path.insert(0, str(ROOT))
 
 from curate.datasets import named_corpus, read_pairs  # noqa: E402
 from curate.score import load_model, score_pairs  # noqa: E402
-from curate.score.corpus import Corpus, score_corpus  # noqa: E402
+from curate.score.corpus import score_corpus  # noqa: E402
+from curate.score.corpusfile import Corpus  # noqa: E402
 from curate.score.settings import ScoreSettings  # noqa: E402
 from tests.support.tiny_models import _wrap, train_tokenizer  # noqa: E402
 

@@ -31,12 +31,16 @@ fresh process with the local engine, with ``--engine ray`` (the sweep starts and
 Ray, on every CPU), and with ``--engine ray --num-cpus 1`` (one worker runs every model); the
 CPU ratio to the local engine is the tiny-job overhead (goal: at most 1.2).
 
+Then (``--only idle`` for this part alone) an *idle* Ray of one CPU is measured for
+``--idle-seconds``: the CPU its daemons use per second while no task runs is paid for as long
+as a job runs, the floor of the per-job overhead.
+
 CPU time is that of the whole process tree, Ray's daemons, agents and workers included (they
 are not this process's children to wait for, so ``/usr/bin/time`` misses them): a thread
 samples the tree every 0.1 s and keeps each process's last reading (:class:`TreeMeter`).
 
 Usage: ``python benchmarks/bench_sweep.py [--models 4] [--pairs 260] [--repeats 2]
-[--only all|tiny|jobs] [--data PATH]`` (260 pairs: about 20 s of CPU per job on this machine, the quiet run of
+[--only all|tiny|jobs|idle] [--idle-seconds 60] [--data PATH]`` (260 pairs: about 20 s of CPU per job on this machine, the quiet run of
 docs/commands/sweep.md; its earlier run under load used ``--pairs 450``, about 33 s).
 (needs the ``ray`` extra: ``pip install -e '.[ray]'``).
 """
@@ -98,6 +102,10 @@ def write_plan(directory: Path, models: list[Path], data: Path) -> Path:
     return plan
 
 
+#: The sampling thread's CPU in a :meth:`TreeMeter.snapshot` (no process has pid -1).
+METER_KEY = (-1, 0.0)
+
+
 class TreeMeter:
     """CPU seconds of this process and every descendant, dead ones included.
 
@@ -110,13 +118,20 @@ class TreeMeter:
     The readings alone make the total: ``RUSAGE_CHILDREN`` is *not* added. A child that this
     process starts and reaps (the ``curate sweep`` of the tiny runs) is in both, and until
     2026-11-28 it was counted twice: the tiny runs' CPU was the sweep's own CPU too high (a
-    local run's 15 s read as 30 s), and the Ray-to-local ratios too low (1.94x for 2.9x)."""
+    local run's 15 s read as 30 s), and the Ray-to-local ratios too low (1.94x for 2.9x).
+
+    The sampling thread's own CPU (``meter`` in a breakdown) is left out of the totals: it
+    reads every process of the tree ten times a second, so it costs more beside Ray's ten
+    processes than beside the local engine's one (1.5 s against 0.6 s in a tiny run), which
+    would count the meter as Ray's overhead."""
 
     def __init__(self, interval: float = 0.1) -> None:
         self.interval = interval
         self.last: dict[tuple[int, float], float] = {}
         #: What each process is (:func:`process_kind`), to say where the CPU went.
         self.kinds: dict[tuple[int, float], str] = {}
+        #: CPU seconds the sampling thread has used (``time.thread_time`` in that thread).
+        self.own = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -138,24 +153,30 @@ class TreeMeter:
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
             self._sample()
+            self.own = time.thread_time()
 
     def total(self) -> float:
-        """CPU seconds so far (every process ever seen, at its last reading)."""
+        """CPU seconds so far (every process ever seen, at its last reading), without the
+        sampling thread's own."""
         self._sample()
-        return sum(self.last.values())
+        return sum(self.last.values()) - self.own
 
     def snapshot(self) -> dict[tuple[int, float], float]:
-        """Every process's CPU seconds so far, to subtract in :meth:`breakdown`."""
+        """Every process's CPU seconds so far, to subtract in :meth:`breakdown` (the
+        sampling thread's under the key ``METER_KEY``)."""
         self._sample()
-        return dict(self.last)
+        return {**self.last, METER_KEY: self.own}
 
     def breakdown(self, before: dict[tuple[int, float], float]) -> dict[str, float]:
-        """CPU seconds since ``before``, by kind of process (driver, worker, raylet...)."""
+        """CPU seconds since ``before``, by kind of process (driver, worker, raylet...); the
+        sampling thread's are ``meter``, not the driver's."""
         self._sample()
-        spent: dict[str, float] = {}
+        meter = self.own - before.get(METER_KEY, 0.0)
+        spent: dict[str, float] = {"meter": meter}
         for key, seconds in self.last.items():
             kind = self.kinds.get(key, "other")
             spent[kind] = spent.get(kind, 0.0) + seconds - before.get(key, 0.0)
+        spent["driver"] = spent.get("driver", 0.0) - meter
         ranked = sorted(spent.items(), key=lambda kv: -kv[1])
         return {kind: round(seconds, 2) for kind, seconds in ranked if seconds >= 0.05}
 
@@ -306,6 +327,32 @@ def tiny(base: Path, repeats: int) -> dict:
     }
 
 
+def idle(seconds: float, settle_s: float = 10.0) -> dict:
+    """What a Ray of one CPU, started as the ray-1 phase starts it, costs while nothing runs:
+    the CPU its daemons, agents and idle worker use per second once started (their timers,
+    polls and reports). A job on Ray pays it for as long as it runs, so it is the floor of the
+    per-job overhead, whatever Ray's work for the job itself costs."""
+    import ray
+
+    assert METER is not None
+    ray.init(address="local", num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        time.sleep(settle_s)  # past the start-up (the imports of every daemon and agent)
+        before, wall0 = METER.snapshot(), time.perf_counter()
+        time.sleep(seconds)
+        wall = time.perf_counter() - wall0
+        where = METER.breakdown(before)
+    finally:
+        ray.shutdown()
+    cpu = sum(v for k, v in where.items() if k != "meter")
+    return {
+        "wall_s": round(wall, 1),
+        "cpu_s": round(cpu, 2),
+        "cpu_share": round(cpu / wall, 4),
+        "cpu_by_process": where,
+    }
+
+
 def marginal(seq: dict, seq_one: dict, ray1: dict, ray1_one: dict, key: str) -> float | None:
     """Ray's overhead per job without the costs a sweep pays once (its workers' start): the
     time Ray took for the jobs after the first, over the time the sequential engine took."""
@@ -328,9 +375,13 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument(
         "--only",
-        choices=("all", "tiny", "jobs"),
+        choices=("all", "tiny", "jobs", "idle"),
         default="all",
-        help="tiny: the tiny-job comparison only; jobs: the 20-s jobs only",
+        help="tiny: the tiny-job comparison only; jobs: the 20-s jobs only; idle: an idle "
+        "Ray's CPU only",
+    )
+    parser.add_argument(
+        "--idle-seconds", type=float, default=60.0, help="how long the idle Ray is measured"
     )
     parser.add_argument(
         "--data",
@@ -348,6 +399,11 @@ def main() -> None:
     base = Path(tempfile.mkdtemp(prefix="bench-sweep-"))
     try:
         load0 = os.getloadavg()[0]
+        quiet = idle(args.idle_seconds) if args.only in ("all", "idle") else None
+        if args.only == "idle":
+            load1 = os.getloadavg()[0]
+            print(json.dumps({"machine": _machine(load0, load1), "idle_ray": quiet}, indent=2))
+            return
         small = tiny(base, args.repeats) if args.only in ("all", "tiny") else None
         if args.only == "tiny":
             load1 = os.getloadavg()[0]
@@ -414,6 +470,7 @@ def main() -> None:
             "same_bytes": same,
             "targets": TARGETS,
             "tiny": small,
+            "idle_ray": quiet,
         }
         print(json.dumps(report, indent=2))
     finally:

@@ -68,3 +68,21 @@ def test_the_benchmark_itself_is_the_driver() -> None:
     bench = _bench()
     me = FakeProcess(pid=7, argv=["python", "benchmarks/bench_sweep.py"])
     assert bench.process_kind(me, me) == "driver"
+
+
+def test_the_meter_leaves_its_own_sampling_out_of_the_driver() -> None:
+    """The sampling thread reads every process of the tree ten times a second: beside Ray's
+    ten processes that cost counted as the driver's, i.e. as Ray's overhead. Here a sleeping
+    process is sampled five hundred times a second: the CPU is the meter's, not the driver's."""
+    import time
+
+    meter = _bench().TreeMeter(interval=0.002)
+    try:
+        before, total0 = meter.snapshot(), meter.total()
+        time.sleep(1.5)
+        where, total = meter.breakdown(before), meter.total() - total0
+    finally:
+        meter.stop()
+    assert where["meter"] > 0.0
+    assert where.get("driver", 0.0) < where["meter"]
+    assert total < where["meter"] + where.get("driver", 0.0)

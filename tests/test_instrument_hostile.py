@@ -20,7 +20,7 @@ from curate.cli import app
 from curate.datasets import read_dataset, write_dataset
 from curate.score.files import write_score_column
 from curate.score.metrics import PairScore
-from curate.score.run import data_info
+from curate.score.outputs import data_info
 from tests.support.intervals import assert_intervals_hold
 
 runner = CliRunner()

@@ -20,7 +20,8 @@ from curate.datasets import write_pairs
 from curate.errors import InputError
 from curate.intervals import MIN_BOOTSTRAP, TOO_SMALL
 from curate.score.cache import ScoreCache
-from curate.score.corpus import Corpus, read_corpus_file, score_corpus
+from curate.score.corpus import score_corpus
+from curate.score.corpusfile import Corpus, read_corpus_file
 from curate.score.models import load_model
 from curate.score.settings import ScoreSettings
 from tests.support.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir

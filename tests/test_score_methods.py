@@ -21,8 +21,9 @@ from curate.datasets import read_pairs
 from curate.errors import UsageError
 from curate.pairs import Pair
 from curate.score.engine import score_pairs
+from curate.score.kinds import model_kind
 from curate.score.methods import METHODS, methods_for_model, parse_methods
-from curate.score.models import CausalLM, MaskedLM, load_model, model_kind
+from curate.score.models import CausalLM, MaskedLM, load_model
 from tests.support import reference_aul, reference_clm, reference_l2r
 from tests.support.reference_pll import get_span
 from tests.support.tiny_models import FAMILIES, SAMPLE_PAIRS, single_thread, tiny_model_dir

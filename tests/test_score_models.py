@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from curate.errors import InputError
-from curate.score.models import ModelError, check_tokenizer_fits, load_model, looks_like_path
+from curate.modelnames import looks_like_path
+from curate.score.kinds import ModelError
+from curate.score.models import check_tokenizer_fits, load_model
 from tests.support.tiny_models import tiny_model_dir
 
 

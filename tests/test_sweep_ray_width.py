@@ -11,7 +11,7 @@ from curate.modelnames import local_weight_bytes
 
 pytest.importorskip("ray")
 
-from curate.sweep.ray_executor import LARGE_MODEL_BYTES, initial_width
+from curate.sweep.ray_executor import GROW_AFTER_S, LARGE_MODEL_BYTES, initial_width, pool_may_grow
 
 BIG = LARGE_MODEL_BYTES
 SMALL = LARGE_MODEL_BYTES - 1
@@ -60,3 +60,15 @@ def test_the_tiny_test_models_are_small(tmp_path: Path) -> None:
     path = build_tiny_model("bert", tmp_path / "bert", ["a small corpus of words"] * 4)
     size = local_weight_bytes(str(path))
     assert size is not None and size < LARGE_MODEL_BYTES
+
+
+def test_a_pool_grows_only_after_its_models_ran_long_since_their_load() -> None:
+    """A worker still starting or loading (None) is not a long job: the clock of growth starts
+    at the model's load, so a first worker's imports never make tiny jobs take a second one."""
+    now = 100.0
+    assert not pool_may_grow([None], now)  # the first worker is importing torch
+    assert not pool_may_grow([now - GROW_AFTER_S / 2], now)  # loaded, running briefly
+    assert pool_may_grow([now - GROW_AFTER_S], now)
+    assert not pool_may_grow([now - 10 * GROW_AFTER_S, None], now)  # one still loading
+    assert pool_may_grow([now - 10 * GROW_AFTER_S, now - GROW_AFTER_S - 1], now)
+    assert pool_may_grow([], now)  # no actor left while models wait: one more

@@ -322,7 +322,8 @@ def score(
     if not pairs:
         raise InputError(f"{path}: no pairs to score (the file has a header and no rows)")
 
-    from curate.score.run import data_info, score_dataset
+    from curate.score.outputs import data_info
+    from curate.score.run import score_dataset
 
     prepare_scoring(settings.dtype)
     if settings.methods and len(settings.models) > 1:

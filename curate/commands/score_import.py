@@ -65,7 +65,7 @@ def run_import(
     from curate.formats import log_warnings
     from curate.score.imported import import_scores, import_summary, method_directory, write_import
     from curate.score.metrics import DEFAULT_THRESHOLD
-    from curate.score.run import data_info
+    from curate.score.outputs import data_info
 
     if not models or len(models) != 1:
         raise UsageError("--import needs exactly one -m LABEL: the name of the model that produced the file")

@@ -58,10 +58,10 @@ class ScoreColumn:
 
 def file_sha256(path: Path) -> str:
     """The SHA-256 ``curate score`` records for a data path: of the file, or of a folder dataset
-    (WinoBias) as the checksum list of its files (:func:`curate.score.run.data_info`)."""
+    (WinoBias) as the checksum list of its files (:func:`curate.score.outputs.data_info`)."""
     path = Path(path)
     if path.is_dir():
-        from curate.score.run import data_info
+        from curate.score.outputs import data_info
 
         return data_info(path)["sha256"]
     return hashlib.sha256(path.read_bytes()).hexdigest()

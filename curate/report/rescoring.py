@@ -22,10 +22,10 @@ from curate.report.statistics import Settings, compare_scores
 
 if TYPE_CHECKING:
     from curate.score.cache import ScoreCache
-    from curate.score.corpus import Corpus
-    from curate.score.engine import ScoreStats
+    from curate.score.corpusfile import Corpus
     from curate.score.methods import Method
     from curate.score.models import LoadedModel
+    from curate.score.results import ScoreStats
     from curate.score.settings import ScoreSettings
 
 #: Identifies the layout of report.json; bump it when a consumer would misread the new one
@@ -230,7 +230,7 @@ def score_versions(
     from curate.score import load_model, score_pairs
     from curate.score.cache import open_cache
     from curate.score.corpus import score_corpus
-    from curate.score.models import model_kind
+    from curate.score.kinds import model_kind
     from curate.score.settings import ScoreSettings
 
     scoring = (score_settings or ScoreSettings()).with_overrides(

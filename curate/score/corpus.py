@@ -37,10 +37,11 @@ from curate.score.cache import ScoreCache
 # corpusfile.py, which needs no torch, and stay importable from here.
 from curate.score.corpusfile import Corpus, corpus_pairs
 from curate.score.corpusfile import read_corpus_file as read_corpus_file
-from curate.score.engine import ProgressCallback, score_pairs
+from curate.score.engine import score_pairs
 from curate.score.methods import METHODS
 from curate.score.models import LoadedModel
 from curate.score.plan import encode
+from curate.score.results import ProgressCallback
 from curate.score.settings import ScoreSettings
 
 #: The method whose per-token numbers each kind of model is measured with.

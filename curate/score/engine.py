@@ -40,12 +40,7 @@ from curate.score.plan import (
     plan_jobs,
     plan_pairs,
 )
-
-# ProgressCallback, ScoreResult, ScoreStats and counted_tokens lived here before issue 32; the
-# records moved to results.py, which needs no torch, and stay importable from here.
-from curate.score.results import ProgressCallback as ProgressCallback
-from curate.score.results import ScoreResult, ScoreStats
-from curate.score.results import counted_tokens as counted_tokens
+from curate.score.results import ProgressCallback, ScoreResult, ScoreStats
 from curate.score.settings import ScoreSettings
 
 

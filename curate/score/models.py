@@ -23,14 +23,7 @@ from typing import Any
 import torch
 
 from curate.errors import UsageError
-from curate.modelnames import looks_like_path as looks_like_path  # imported from here too
-
-# ModelError, ModelKind, kind_of_config and model_kind lived here before issue 32; they moved
-# to kinds.py, which needs no torch, and stay importable from here.
-from curate.score.kinds import ModelError as ModelError
-from curate.score.kinds import ModelKind as ModelKind
-from curate.score.kinds import first_line, loading_errors, model_kind, model_source
-from curate.score.kinds import kind_of_config as kind_of_config
+from curate.score.kinds import ModelError, first_line, loading_errors, model_kind, model_source
 from curate.score.settings import DEVICES, DTYPE_NAMES
 
 DTYPES: dict[str, torch.dtype] = {name: getattr(torch, name) for name in DTYPE_NAMES}

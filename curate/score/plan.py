@@ -26,8 +26,9 @@ from typing import NamedTuple
 from curate.errors import InputError, UsageError
 from curate.pairs import Pair
 from curate.score.cache import sentence_key
+from curate.score.kinds import ModelError
 from curate.score.methods import CAUSAL_PASSES, METHODS, PLL_L2R_PASS, Method
-from curate.score.models import CausalLM, LoadedModel, ModelError
+from curate.score.models import CausalLM, LoadedModel
 from curate.score.packing import common_prefix
 
 #: Largest share of a batch's rows that may be padding: padding costs as much as real rows,

@@ -19,14 +19,14 @@ that code written for the PLL alone imports.
 
 from __future__ import annotations
 
-from curate.score.engine import ProgressCallback, ScoreResult, ScoreStats, score_pairs
+from curate.score.engine import score_pairs
+from curate.score.kinds import ModelError
 from curate.score.methods import PLL_PASS
 from curate.score.models import (
     BF16_WARNING,
     DEVICES,
     DTYPES,
     MaskedLM,
-    ModelError,
     PrecisionWarning,
     load_model,
     model_fingerprint,
@@ -44,6 +44,7 @@ from curate.score.plan import (
     plan_pairs,
     unmodified_positions,
 )
+from curate.score.results import ProgressCallback, ScoreResult, ScoreStats
 from curate.score.settings import DEFAULT_BATCH_SIZE
 
 #: The cache pass of the PLL (unchanged, so existing caches keep serving it).

@@ -19,18 +19,15 @@ from typing import Any
 
 from curate.pairs import Pair
 from curate.score.cache import ScoreCache, open_cache
-from curate.score.corpus import Corpus, score_corpus
-from curate.score.engine import ProgressCallback, ScoreResult, score_pairs
+from curate.score.corpus import score_corpus
+from curate.score.corpusfile import Corpus
+from curate.score.engine import score_pairs
 from curate.score.files import write_score_column
+from curate.score.kinds import model_kind
 from curate.score.methods import METHODS, Method, methods_for_model
-from curate.score.models import LoadedModel, load_model, model_kind
-
-# LEGACY_LAYOUT_METHOD, output_directory, data_info, model_location and score_summary lived
-# here before issue 32; they moved to outputs.py, which needs no torch, and stay importable.
-from curate.score.outputs import LEGACY_LAYOUT_METHOD as LEGACY_LAYOUT_METHOD
-from curate.score.outputs import data_info as data_info
-from curate.score.outputs import model_location as model_location
+from curate.score.models import LoadedModel, load_model
 from curate.score.outputs import output_directory, score_summary
+from curate.score.results import ProgressCallback, ScoreResult
 from curate.score.settings import ScoreSettings
 
 

@@ -8,8 +8,9 @@ cost to weigh: a pool of models of a real size (weights of at least :data:`LARGE
 or a hub id) starts as many actors as the cluster holds at once, up to its number of models,
 so that a second node works from the first second; a pool of small models starts with one
 actor and grows by one, up to what the cluster holds, whenever all of its actors have run
-their model for :data:`GROW_AFTER_S` while models wait: tiny jobs (a few seconds each, where
-Ray's start-up costs dominate) all run on one worker. The driver polls each actor (``ray.wait`` over the
+their model for :data:`GROW_AFTER_S` *since it was loaded* while models wait: tiny jobs (a few
+seconds each, where Ray's start-up costs dominate) all run on one worker, even when the first
+worker's start (its imports, seconds of CPU) makes its first model last longer than that. The driver polls each actor (``ray.wait`` over the
 poll calls): a poll returns the events the group produced since the last one, so every finished
 batch reaches the driver, the one writer of the cache, as it is computed.
 
@@ -45,7 +46,7 @@ from typing import Any
 
 from curate.errors import UsageError
 from curate.modelnames import local_weight_bytes
-from curate.sweep.jobs import BatchHook, Event, Failed, Group, Snapshot
+from curate.sweep.jobs import BatchHook, Event, Failed, Group, Loaded, Snapshot
 from curate.sweep.ray_watchdog import code_path
 
 try:
@@ -124,7 +125,9 @@ class _Slot:
     index: int = -1
     skip: int = 0
     seen: int = 0
-    #: When its model started running (its first poll answered); None: not yet.
+    #: When its model was loaded (the group's Loaded event arrived): the time after it is the
+    #: model's own work, without the worker's start (its imports) or the model's loading;
+    #: None: not yet.
     since: float | None = None
     alive: bool = True
 
@@ -293,7 +296,7 @@ class RayExecutor:
                 pool = [s for s in slots if s.alive and s.shape == shape]
                 if not waiting or len(pool) >= _capacity(shape, nodes):
                     continue
-                if all(s.since is not None and now - s.since >= GROW_AFTER_S for s in pool):
+                if pool_may_grow([s.since for s in pool], now):
                     slots.append(new_actor(shape))
                     assign(slots[-1])
 
@@ -327,9 +330,9 @@ class RayExecutor:
                     yield index, Failed(None, _reason(exc))
                     assign(slot)
                     continue
-                if slot.since is None:
-                    slot.since = time.monotonic()
                 for event in events:
+                    if isinstance(event, Loaded) and slot.since is None:
+                        slot.since = time.monotonic()  # the model's own work starts
                     slot.seen += 1
                     if slot.seen > slot.skip:
                         plan.received[index] = plan.received.get(index, 0) + 1
@@ -345,6 +348,19 @@ class RayExecutor:
                 # already ended or gone: nothing to kill
                 with contextlib.suppress(Exception):
                     ray.kill(slot.actor)
+
+
+def pool_may_grow(loaded_at: Sequence[float | None], now: float) -> bool:
+    """Whether a pool with models waiting takes one more actor: when every actor of it has run
+    its model for :data:`GROW_AFTER_S` since the model was loaded (``loaded_at``: the time
+    each actor's Loaded event arrived, None while it starts or loads); a pool without an
+    actor takes one.
+
+    The clock starts at the load, not at the actor's start: a new worker's imports take seconds
+    of CPU (5-12 s here), and counting them made every first model of a sweep look long, so a
+    sweep of tiny models started a second worker that cost more than the jobs it took over.
+    """
+    return all(t is not None and now - t >= GROW_AFTER_S for t in loaded_at)
 
 
 def initial_width(sizes: Sequence[int | None], capacity: int) -> int:

@@ -62,8 +62,8 @@ def reference(root: Path, models: Sequence[tuple[str, str]] = MODELS) -> Path:
     from typer.testing import CliRunner
 
     from curate.cli import app
+    from curate.score.kinds import model_kind
     from curate.score.methods import methods_of_kind
-    from curate.score.models import model_kind
 
     runner = CliRunner()
     target = root / "reference"

@@ -260,8 +260,9 @@ def stereoset_diff_report(
     from curate.benchmarks.stereoset.run import STEREOSET_METHODS, score_items, scored_items
     from curate.report.rescoring import unique_labels
     from curate.score.cache import open_cache
+    from curate.score.kinds import model_kind
     from curate.score.methods import METHODS
-    from curate.score.models import load_model, model_kind
+    from curate.score.models import load_model
 
     (before_label, before_ds), (after_label, after_ds) = versions
     labels = unique_labels(list(models))

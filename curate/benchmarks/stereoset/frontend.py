@@ -34,7 +34,7 @@ def score_stereoset_file(
     """``curate score`` on a StereoSet file: LMS, SS and ICAT per model, files and a table
     (``fmt``: ``text`` or ``json``)."""
     from curate.benchmarks.stereoset.run import score_stereoset
-    from curate.score.run import data_info
+    from curate.score.outputs import data_info
 
     err = frontend.err
     frontend.print_warnings(dataset)

@@ -40,7 +40,7 @@ from curate.errors import InputError, UsageError
 from curate.fileio import write_file_set
 from curate.formats.dataset import Dataset
 from curate.score.cache import ScoreCache, open_cache
-from curate.score.corpus import Corpus
+from curate.score.corpusfile import Corpus
 from curate.score.methods import METHODS, Method
 from curate.score.models import LoadedModel, load_model
 from curate.score.run import ScoreHooks, measure_corpus, plan_models

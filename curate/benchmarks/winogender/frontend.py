@@ -37,7 +37,8 @@ def score_winogender_file(
     with % women and (causal) the harness's accuracies; files and a table (``fmt``: ``text``
     or ``json``)."""
     from curate.benchmarks.winogender.run import score_winogender
-    from curate.score.run import data_info, score_dataset
+    from curate.score.outputs import data_info
+    from curate.score.run import score_dataset
 
     frontend.print_warnings(dataset)
     frontend.prepare_scoring(settings.dtype)

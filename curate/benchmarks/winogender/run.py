@@ -48,7 +48,8 @@ from curate.score.cache import ScoreCache, open_cache
 from curate.score.files import write_score_column
 from curate.score.methods import METHODS
 from curate.score.models import LoadedModel, load_model
-from curate.score.run import ScoreHooks, output_directory, plan_models, score_summary
+from curate.score.outputs import output_directory, score_summary
+from curate.score.run import ScoreHooks, plan_models
 from curate.score.settings import ScoreSettings
 
 #: The own method of each kind of model (what ``curate score`` runs without ``--method``).
