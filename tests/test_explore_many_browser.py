@@ -21,7 +21,13 @@ from curate.report.explore_data import build_explore_data
 from curate.report.explore_page import write_site
 from curate.report.output import write_report
 from tests.support import many_columns
-from tests.support.browser import MISSING, find_browser, severe_console_messages, wait_for
+from tests.support.browser import (
+    MISSING,
+    assert_curve_labels_apart,
+    find_browser,
+    severe_console_messages,
+    wait_for,
+)
 
 pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")
 pytestmark = pytest.mark.skipif(find_browser() is None, reason=MISSING)
@@ -117,6 +123,7 @@ def test_the_explorer_with_22_models_is_readable(driver: Any, built: dict[str, A
             if chart == "chart-curves":  # three panels: their ticks sit side by side
                 continue
             assert count and hits == [], (chart, axis, hits[:3])
+    assert_curve_labels_apart(driver)
     # the pair table fits the window
     width, box, window = driver.execute_script(
         "const t = document.getElementById('pair-table');"

@@ -22,7 +22,14 @@ from curate.report.explore_page import write_site
 from curate.report.statistics import threshold_curves
 from curate.score.methods import METHODS
 from curate.score.metrics import PairScore
-from tests.support.browser import MISSING, chromium, find_browser, severe_console_messages, wait_for
+from tests.support.browser import (
+    MISSING,
+    assert_curve_labels_apart,
+    chromium,
+    find_browser,
+    severe_console_messages,
+    wait_for,
+)
 
 pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")
 pytestmark = pytest.mark.skipif(find_browser() is None, reason=MISSING)
@@ -120,6 +127,7 @@ def test_the_page_classes_pairs_on_the_scores_the_method_compares(
         "return document.getElementById('chart-curves').data.map(t => [t.meta[0], t.y])"
     )
     assert [(name, ys) for name, ys in curves] == [(label, expected[label]) for label in LABELS]
+    assert_curve_labels_apart(driver)  # one column: one legend entry, under the axis titles
     assert severe_console_messages(driver) == []
 
 

@@ -108,3 +108,30 @@ def wait_for(condition, timeout: float = 20.0, what: str = "the page") -> Any:
             return value
         time.sleep(0.05)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+_CROSSING = """
+const boxes = (sel) => Array.from(document.querySelectorAll(sel), (t) => [t.textContent, t.getBoundingClientRect()])
+  .filter(([, b]) => b.width > 0 && b.height > 0);
+const hits = [];
+for (const [ta, a] of boxes(arguments[0])) for (const [tb, b] of boxes(arguments[1]))
+  if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) hits.push([ta, tb]);
+return hits;
+"""
+
+
+def crossing_texts(driver, first: str, second: str) -> list[list[str]]:
+    """The texts of elements matching ``first`` whose boxes overlap one matching ``second``."""
+    return driver.execute_script(_CROSSING, first, second)
+
+
+def assert_curve_labels_apart(driver) -> None:
+    """The threshold curves' legend sits below the panels' axis titles (a legend at -0.15 once
+    covered "threshold (%)"), and the panels' class names below the chart's title."""
+    from selenium.webdriver.common.by import By
+
+    titles = ", ".join(f"#chart-curves .g-x{n}title text" for n in ("", "2", "3"))
+    assert driver.find_elements(By.CSS_SELECTOR, titles)
+    assert crossing_texts(driver, "#chart-curves .legendtext", titles) == []
+    assert driver.find_elements(By.CSS_SELECTOR, "#chart-curves .annotation-text")
+    assert crossing_texts(driver, "#chart-curves .annotation-text", "#chart-curves .gtitle") == []

@@ -725,9 +725,11 @@
       grid: { rows: 1, columns: 3, pattern: "independent" },
       annotations: LABELS.map((label, i) => ({ text: `<b>${label}</b>`, xref: `x${i ? i + 1 : ""} domain`, yref: `y${i ? i + 1 : ""} domain`, x: 0.5, y: 1.02, showarrow: false, yanchor: "bottom" })),
       shapes: LABELS.map((_, i) => marker(i)),
-      margin: { t: 80, r: 10, b: 40, l: 50 }, hovermode: "closest",
-      legend: { orientation: "h", y: -0.15, yanchor: "top", font: { size: 11 } },
-      height: 360 + 20 * Math.ceil(traces.length / 3 / 3),
+      // t: room for the two title lines above the class names of the panels
+      margin: { t: 100, r: 10, b: 40, l: 50 }, hovermode: "closest",
+      // below the panels' axis titles ("threshold (%)"), which a legend at -0.15 covered
+      legend: { orientation: "h", y: -0.3, yanchor: "top", font: { size: 11 } },
+      height: 400 + 20 * Math.ceil(traces.length / 3 / 3),
     };
     LABELS.forEach((_, i) => {
       layout[`xaxis${i ? i + 1 : ""}`] = { title: { text: "threshold (%)" } };
