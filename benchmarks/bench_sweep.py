@@ -28,8 +28,10 @@ processes took the CPU.
 First (``--only tiny`` for this part alone), the *tiny jobs* of the test project (3 tiny models
 x their methods x 2 versions, seconds each), run as a user types them: ``curate sweep`` in a
 fresh process with the local engine, with ``--engine ray`` (the sweep starts and stops its own
-Ray, on every CPU), and with ``--engine ray --num-cpus 1`` (one worker runs every model); the
-CPU ratio to the local engine is the tiny-job overhead (goal: at most 1.2).
+Ray, on every CPU), with ``--engine ray --num-cpus 1`` (one worker runs every model), and with
+``--address HOST:PORT`` on a standing cluster (one node, every CPU, ``ray start --head`` with
+token auth, started before the runs: its start is not charged, its processes' CPU during each
+run is); the CPU ratio to the local engine is the tiny-job overhead (goal: at most 1.2).
 
 Then (``--only idle`` for this part alone) an *idle* Ray of one CPU is measured for
 ``--idle-seconds``: the CPU its daemons use per second while no task runs is paid for as long
@@ -55,6 +57,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import psutil
@@ -127,6 +130,8 @@ class TreeMeter:
 
     def __init__(self, interval: float = 0.1) -> None:
         self.interval = interval
+        #: Processes outside the tree to count too (a standing cluster's, see ``outside``).
+        self.outside: Callable[[], Iterable[psutil.Process]] = tuple
         self.last: dict[tuple[int, float], float] = {}
         #: What each process is (:func:`process_kind`), to say where the CPU went.
         self.kinds: dict[tuple[int, float], str] = {}
@@ -138,7 +143,7 @@ class TreeMeter:
 
     def _sample(self) -> None:
         me = psutil.Process()
-        for process in (me, *me.children(recursive=True)):
+        for process in (me, *me.children(recursive=True), *self.outside()):
             try:
                 with process.oneshot():
                     times = process.cpu_times()
@@ -268,9 +273,12 @@ def phase(
     return {"phase": name, "best": best, "runs": runs, "cold": cold_run}
 
 
-def tiny_run(name: str, base: Path, engine_args: list[str]) -> dict:
+def tiny_run(
+    name: str, base: Path, engine_args: list[str], env: dict[str, str] | None = None
+) -> dict:
     """``curate sweep`` of the test project (3 tiny models x their methods x 2 versions) as a
-    user types it, in a fresh process, output and cache: wall and CPU of its whole tree."""
+    user types it, in a fresh process, output and cache: wall and CPU of its whole tree (and
+    of a standing cluster's processes, when the meter counts them: :func:`tiny`)."""
     import subprocess
 
     from tests.support.sweep_project import write_project
@@ -279,7 +287,7 @@ def tiny_run(name: str, base: Path, engine_args: list[str]) -> dict:
     plan = write_project(directory)
     text = plan.read_text(encoding="utf-8")
     plan.write_text(text.replace("batch-size", "threads = 1\nbatch-size", 1), encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**(env or os.environ), "PYTHONPATH": str(ROOT)}
     assert METER is not None
     before = METER.snapshot()
     cpu0, wall0 = tree_cpu(), time.perf_counter()
@@ -304,17 +312,42 @@ def tiny_run(name: str, base: Path, engine_args: list[str]) -> dict:
     }
 
 
-def tiny(base: Path, repeats: int) -> dict:
-    """Local engine vs Ray (started by the sweep, as a user gets it) on tiny jobs."""
-    runs: dict[str, list[dict]] = {"local": [], "ray": [], "ray-1cpu": []}
+def tiny(base: Path, repeats: int, settle_s: float = 10.0) -> dict:
+    """Local engine vs Ray on tiny jobs: a Ray the sweep starts and stops itself (as a user
+    gets it with ``--engine ray``, on every CPU and on one), and a standing cluster of one node
+    with every CPU, started beforehand with ``ray start --head`` and token auth, as a lab runs
+    one (``--address HOST:PORT``).
+
+    The standing cluster's start is not charged to the sweeps (a cluster serves many), but
+    everything its processes use while a sweep runs is: the daemons' timers and polls, the
+    worker the sweep's actor gets (its start and imports), the Ray Client-free connection.
+    """
+    from tests.support.ray_cluster import RayCluster
+
+    assert METER is not None
+    names = ("local", "ray", "ray-1cpu", "cluster")
+    runs: dict[str, list[dict]] = {name: [] for name in names}
     args = {
         "local": [],
         "ray": ["--engine", "ray"],
         "ray-1cpu": ["--engine", "ray", "--num-cpus", "1"],
     }
-    for i in range(repeats):
-        for name, engine_args in args.items():
-            runs[name].append(tiny_run(f"tiny-{name}-{i}", base, engine_args))
+    cluster = RayCluster(cpus=os.cpu_count() or 1, nodes=1).start()
+    try:
+        cluster.wait_for_nodes()
+        time.sleep(settle_s)  # past its daemons' start-up
+        env = {**cluster.env(RAY_AUTH_MODE="token"), "PYTHONPATH": str(ROOT)}
+        args["cluster"] = ["--engine", "ray", "--address", cluster.address]
+        for i in range(repeats):
+            for name in names:
+                # the cluster's processes count in its own runs only (the meter's sample at
+                # the run's start takes their readings, so their past CPU cancels out)
+                METER.outside = cluster.processes if name == "cluster" else tuple
+                use = env if name == "cluster" else None
+                runs[name].append(tiny_run(f"tiny-{name}-{i}", base, args[name], use))
+    finally:
+        METER.outside = tuple
+        cluster.stop()
     written = [r.pop("files") for rs in runs.values() for r in rs]
     best = {name: min(rs, key=lambda r: r["cpu_s"]) for name, rs in runs.items()}
     return {
@@ -322,7 +355,13 @@ def tiny(base: Path, repeats: int) -> dict:
         "same_bytes": all(files == written[0] for files in written),
         "cpu_ratio_ray": round(best["ray"]["cpu_s"] / best["local"]["cpu_s"], 3),
         "cpu_ratio_ray_1cpu": round(best["ray-1cpu"]["cpu_s"] / best["local"]["cpu_s"], 3),
+        "cpu_ratio_standing_cluster": round(
+            best["cluster"]["cpu_s"] / best["local"]["cpu_s"], 3
+        ),
         "wall_ratio_ray": round(best["ray"]["wall_s"] / best["local"]["wall_s"], 3),
+        "wall_ratio_standing_cluster": round(
+            best["cluster"]["wall_s"] / best["local"]["wall_s"], 3
+        ),
         "target_cpu_ratio": TARGETS["tiny_cpu_ratio"],
     }
 

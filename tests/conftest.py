@@ -12,10 +12,12 @@ before it, or the run fails naming what changed.
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import tomllib
 from pathlib import Path
 
@@ -27,6 +29,27 @@ from curate.benchmarks.crows_pairs.upstream import COLUMNS
 
 REPO = Path(__file__).resolve().parents[1]
 REGISTRY = REPO / "data" / "raw" / "sources.toml"
+
+
+def _private_ray_temp() -> None:
+    """Give the suite's Ray sessions a temp dir of their own, removed when the suite ends.
+
+    Ray keeps every session's logs and sockets in ``ray/`` under ``$RAY_TMPDIR`` (by default
+    the system's temp folder) and never deletes them: 4.7 GB of them had gathered on the
+    development machine whose disk then filled during a CI run. Every ``ray.init`` of a test,
+    and every sweep subprocess (it inherits the environment), now writes under a short folder
+    (Ray's Unix sockets must fit 107 bytes) that ``atexit`` removes after Ray's own exit hook
+    (registered later, so run earlier) has stopped its daemons. A ``RAY_TMPDIR`` the user set
+    is kept and left alone.
+    """
+    if "RAY_TMPDIR" in os.environ:
+        return
+    folder = tempfile.mkdtemp(prefix="rt", dir="/tmp")
+    os.environ["RAY_TMPDIR"] = folder
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+
+
+_private_ray_temp()
 
 #: The repository folders a test must never write (nor read, beyond their committed files).
 GUARDED = ("data", "build", "annotations", ".curate-cache")
