@@ -150,8 +150,7 @@ class TreeMeter:
                     key = (process.pid, process.create_time())
                     kind = process_kind(process, me)
                 self.last[key] = times.user + times.system
-                if kind != "worker" or key not in self.kinds:  # ray::IDLE becomes a worker
-                    self.kinds[key] = kind
+                self.kinds[key] = settled_kind(self.kinds.get(key), kind)
             except psutil.Error:
                 continue
 
@@ -209,6 +208,14 @@ _RAY_PROCESSES = (
 )
 
 
+def settled_kind(previous: str | None, seen: str) -> str:
+    """What a process is counted as, from what it was and what it is now: an idle worker
+    (``ray::IDLE``, prestarted) that takes an actor becomes a ``worker`` for good, its past
+    CPU included. Until 2026-11-29 the first label stuck, and a sweep's one worker, prestarted
+    by Ray, was reported as an "idle worker" with all the scoring's CPU."""
+    return previous if previous == "worker" else seen
+
+
 def process_kind(process: psutil.Process, me: psutil.Process) -> str:
     """``driver`` for this process, Ray's role for Ray's processes, else the program name."""
     if process.pid == me.pid:
@@ -217,7 +224,8 @@ def process_kind(process: psutil.Process, me: psutil.Process) -> str:
     program = Path(argv[0]).name if argv else process.name()
     if program in _RAY_PROGRAMS:
         return _RAY_PROGRAMS[program]
-    command = " ".join(argv)
+    # a process whose command line cannot be read (a worker ending) still has its title
+    command = " ".join(argv) or process.name()
     for needle, kind in _RAY_PROCESSES:
         if needle in command:
             return kind
@@ -258,6 +266,54 @@ def run_once(name: str, base: Path, plan_text: str, engine: str, cpus: int) -> d
         "cpu_share": round(cpu / (wall * cpus), 2),
         "cpu_by_process": where,
         "files": column_files(directory / "out"),
+    }
+
+
+def _sweep_in_child(plan_path: Path) -> None:
+    """A forked process's local sweep (:func:`side_by_side`); exit code 1 when a job failed."""
+    outcome = run_sweep(load_plan(plan_path), engine="local")
+    os._exit(1 if outcome.failed else 0)
+
+
+def side_by_side(name: str, base: Path, plan_texts: list[str]) -> dict:
+    """The local engine in ``len(plan_texts)`` processes at once, one plan each (the models
+    split between them), forked from this process (torch already imported, as for the
+    sequential phase): what the host's CPUs give without Ray, the ceiling of the two-node
+    speed-up here. On a shared host two busy cores are each slower than one (caches, memory
+    bandwidth, the neighbours' load); a two-node speed-up is read against this figure."""
+    import multiprocessing
+
+    directory = base / name
+    plans = []
+    for i, text in enumerate(plan_texts):
+        (directory / f"part{i}").mkdir(parents=True)
+        plans.append(directory / f"part{i}" / "plan.toml")
+        plans[-1].write_text(text, encoding="utf-8")
+    assert METER is not None
+    before = METER.snapshot()
+    cpu0, wall0 = tree_cpu(), time.perf_counter()
+    processes = [
+        multiprocessing.get_context("fork").Process(target=_sweep_in_child, args=(plan,))
+        for plan in plans
+    ]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join()
+    wall = time.perf_counter() - wall0
+    cpu = tree_cpu() - cpu0
+    where = METER.breakdown(before)
+    assert all(p.exitcode == 0 for p in processes), [p.exitcode for p in processes]
+    files: dict[str, bytes] = {}
+    for plan in plans:
+        files.update(column_files(plan.parent / "out"))
+    return {
+        "run": name,
+        "wall_s": round(wall, 2),
+        "cpu_s": round(cpu, 2),
+        "cpu_share": round(cpu / (wall * len(plans)), 2),
+        "cpu_by_process": where,
+        "files": dict(sorted(files.items())),
     }
 
 
@@ -458,6 +514,14 @@ def main() -> None:
         one_text = write_plan(base / "one", models[:1], data).read_text(encoding="utf-8")
         seq = phase("sequential", base, plan_text, "local", 1, args.repeats)
         seq_one = phase("sequential-1job", base, one_text, "local", 1, args.repeats)
+        half = (len(models) + 1) // 2
+        halves = []
+        for i, part in enumerate((models[:half], models[half:])):
+            (base / f"half{i}").mkdir()
+            halves.append(write_plan(base / f"half{i}", part, data).read_text(encoding="utf-8"))
+        local2_runs = [side_by_side(f"local-2-{i}", base, halves) for i in range(args.repeats)]
+        local2 = {"phase": "local-2", "runs": local2_runs, "cold": None,
+                  "best": min(local2_runs, key=lambda r: r["wall_s"])}  # fmt: skip
 
         start = time.perf_counter()
         ray.init(address="local", num_cpus=1, include_dashboard=False, log_to_driver=False)
@@ -477,7 +541,7 @@ def main() -> None:
         cluster.shutdown()
         load1 = os.getloadavg()[0]
 
-        every = [r for p in (seq, ray1, two) for r in (*p["runs"], p["cold"]) if r]
+        every = [r for p in (seq, ray1, two, local2) for r in (*p["runs"], p["cold"]) if r]
         written = [r.pop("files") for r in every]
         same = all(files == written[0] for files in written)
         ones = [r.pop("files") for p in (seq_one, ray1_one) for r in p["runs"]]
@@ -489,7 +553,7 @@ def main() -> None:
             "pairs": args.pairs,
             "model_size": f"hidden {args.hidden}, {args.layers} layers",
             "machine": _machine(load0, load1),
-            "phases": [seq, seq_one, ray1, ray1_one, two],
+            "phases": [seq, seq_one, local2, ray1, ray1_one, two],
             "ray_start_s": round(ray_start, 2),
             "cluster_start_s": round(cluster_start, 2),
             "worker_start_s": {
@@ -506,6 +570,9 @@ def main() -> None:
             "once_per_sweep_s": round(o1["wall_s"] - s1["wall_s"], 2),
             "once_per_sweep_cpu_s": round(o1["cpu_s"] - s1["cpu_s"], 2),
             "two_node_speedup": round(s["wall_s"] / c2["wall_s"], 3),
+            # the same split without Ray: two local processes at once on this host's CPUs
+            "two_process_speedup_without_ray": round(s["wall_s"] / local2["best"]["wall_s"], 3),
+            "two_node_efficiency": round(local2["best"]["wall_s"] / c2["wall_s"], 3),
             "same_bytes": same,
             "targets": TARGETS,
             "tiny": small,

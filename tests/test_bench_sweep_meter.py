@@ -43,25 +43,39 @@ class FakeProcess:
 
 
 @pytest.mark.parametrize(
-    ("argv", "kind"),
+    ("argv", "kind", "program"),
     [
-        (["/venv/lib/ray/core/src/ray/raylet/raylet", "--node_ip_address=127.0.0.1"], "raylet"),
-        (["/venv/lib/ray/core/src/ray/gcs/gcs_server", "--gcs_server_port=6379"], "gcs"),
+        (["/venv/lib/ray/core/src/ray/raylet/raylet", "--node_ip_address=127.0.0.1"], "raylet", "python"),
+        (["/venv/lib/ray/core/src/ray/gcs/gcs_server", "--gcs_server_port=6379"], "gcs", "python"),
         (["/venv/bin/python", "-u", "/venv/lib/ray/dashboard/agent.py",
-          "--raylet-name=session/sockets/raylet"], "dashboard agent"),
-        (["ray::DashboardAgent"], "dashboard agent"),
+          "--raylet-name=session/sockets/raylet"], "dashboard agent", "python"),
+        (["ray::DashboardAgent"], "dashboard agent", "python"),
         (["/venv/bin/python", "-u", "/venv/lib/ray/_private/runtime_env/agent/main.py",
-          "--raylet-name=session/sockets/raylet"], "runtime-env agent"),
+          "--raylet-name=session/sockets/raylet"], "runtime-env agent", "python"),
         (["/venv/bin/python", "-u", "/venv/lib/ray/_private/log_monitor.py",
-          "--logs-dir=session/logs"], "log monitor"),
-        (["ray::IDLE"], "idle worker"),
-        (["ray::RayScorer.score"], "worker"),
+          "--logs-dir=session/logs"], "log monitor", "python"),
+        (["ray::IDLE"], "idle worker", "python"),
+        (["ray::RayScorer.score"], "worker", "python"),
+        ([], "worker", "ray::SweepWorke"),  # its command line unreadable: its title tells
     ],
 )
-def test_each_ray_process_is_counted_as_what_it_is(argv: list[str], kind: str) -> None:
+def test_each_ray_process_is_counted_as_what_it_is(
+    argv: list[str], kind: str, program: str
+) -> None:
     bench = _bench()
     me = FakeProcess(pid=1)
-    assert bench.process_kind(FakeProcess(pid=2, argv=argv), me) == kind
+    assert bench.process_kind(FakeProcess(pid=2, argv=argv, program=program), me) == kind
+
+
+def test_a_prestarted_worker_that_takes_the_actor_is_a_worker_for_good() -> None:
+    """Ray prestarts idle workers (``ray::IDLE``); the sweep's actor takes one. Its CPU is the
+    scoring's: it must not stay an "idle worker", nor become one again when the actor ends."""
+    bench = _bench()
+    kind = None
+    for seen in ("idle worker", "worker", "idle worker"):
+        kind = bench.settled_kind(kind, seen)
+    assert kind == "worker"
+    assert bench.settled_kind(None, "idle worker") == "idle worker"
 
 
 def test_the_benchmark_itself_is_the_driver() -> None:
