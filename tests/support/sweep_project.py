@@ -158,3 +158,25 @@ class InterruptDriver:
                     if db.execute("SELECT COUNT(*) FROM logprobs").fetchone()[0] > 0:
                         return
             time.sleep(0.1)
+
+
+@dataclasses.dataclass(frozen=True)
+class CountIdleWorkers:
+    """A batch hook that writes, once, how many idle Ray workers (``ray::IDLE``) its raylet
+    holds beside the worker running it: the workers Ray prestarted and nobody used."""
+
+    marker: str
+
+    def __call__(self) -> None:
+        if os.path.exists(self.marker):
+            return
+        import psutil
+
+        raylet = psutil.Process().ppid()
+        idle = 0
+        for process in psutil.process_iter(["ppid", "cmdline"]):
+            if process.info["ppid"] == raylet and "ray::IDLE" in " ".join(
+                process.info["cmdline"] or []
+            ):
+                idle += 1
+        Path(self.marker).write_text(str(idle), encoding="utf-8")
