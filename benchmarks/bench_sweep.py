@@ -8,7 +8,11 @@ the first ``--pairs`` CrowS-Pairs pairs) runs three times, each into a fresh out
    to sequential is Ray's overhead per job (task submission, shipping the pairs, streaming the
    rows back, the driver's writes);
 3. **cluster-2**: a ``ray.cluster_utils.Cluster`` of two nodes with one CPU each: the
-   speed-up over sequential is what a second machine buys.
+   speed-up over sequential is what a second machine buys;
+4. **local-2**: the local engine in two processes at once, the models split between them,
+   forked from this process: what this host's two CPUs give without Ray, the ceiling of
+   cluster-2's speed-up here (two busy cores of a shared host are each slower than one), and
+   ``two_node_efficiency`` = local-2's wall time / cluster-2's.
 
 Each phase runs ``--repeats`` times, each into a fresh output and cache, and the fastest run
 counts (as in ``bench_methods.py``); every run must write the same bytes (checked). Ray's start
@@ -19,7 +23,11 @@ process, has already imported. That cost is paid once per worker and sweep, not 
 the per-job overhead is measured as a *marginal* cost too: sequential and ray-1 also run the
 plan's first model alone, and the overhead per job is the difference of the two engines' extra
 time for the other ``--models - 1`` jobs (the once-per-sweep costs cancel out); the
-difference of the one-job runs is the once-per-sweep cost. Timings on a shared CPU are noisy: each figure
+difference of the one-job runs is the once-per-sweep cost. The workers' CPU for the same
+scoring varies by several percent between runs on this shared host, so the marginal CPU is
+also given *beside the workers* (``marginal_overhead_per_job_cpu_beside_workers``: the driver's
+and Ray's daemons' CPU for the extra jobs, over the sequential engine's CPU for them), which
+that variation does not move. Timings on a shared CPU are noisy: each figure
 comes with the CPU share, the CPU time of the process tree (driver, and Ray's workers and
 daemons) / (wall time x CPUs the phase may use), and where that CPU went by kind of process
 (``cpu_by_process``: driver, worker, raylet, gcs, agents); a share well below 1 means other
