@@ -400,9 +400,9 @@ def prestart_pays(groups: Sequence[Group], cpus: int) -> bool:
     When a driver connects, Ray starts one idle worker per CPU (``prestart_worker_first_driver``)
     so that tasks find a process ready. A sweep starts only the actors of its pools' initial
     widths (:func:`initial_width`): a sweep of tiny models, one actor, on a machine of 64 CPUs
-    would leave 63 Pythons that imported ray for nothing (0.4 s of CPU and ~100 MB each; on
-    this machine's 2 CPUs, the tiny sweep's one idle worker). So prestart only when the
-    sweep's first actors take every CPU between them; otherwise their workers start on demand
+    would leave 63 Pythons that imported ray for nothing (0.4-0.9 s of CPU and ~95 MB
+    resident each here; on 2 CPUs, one). So prestart only when the sweep's first actors take
+    every CPU between them; otherwise their workers start on demand
     (about 0.6 s later, once per sweep). GPUs are not known before Ray starts: a GPU pool
     counts as wide as its models (a few actors more than GPUs at worst keeps prestart on).
     """
