@@ -15,7 +15,14 @@ from typing import Any
 import pytest
 
 from curate.datasets import read_pairs
-from tests.support.browser import MISSING, chromium, find_browser, severe_console_messages, wait_for
+from tests.support.browser import (
+    MISSING,
+    chromium,
+    data_values,
+    find_browser,
+    severe_console_messages,
+    wait_for,
+)
 from tests.test_explore import RAW_CSV, RELEASE_CSV, Project, build_pipeline, cli
 
 pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")
@@ -182,9 +189,9 @@ def test_detail_view(driver: Any, project: Project, tmp_path: Path) -> None:
     no_errors(driver)
 
 
-def shown_shares(driver: Any, cells: dict[str, float]) -> dict[str, float]:
-    """The shares the page shows in ``cells`` (element ids)."""
-    return {cell: float(driver.find_element(By.ID, cell).get_attribute("data-value")) for cell in cells}
+def shown_shares(driver: Any, cells: dict[str, float]) -> dict[str, float | None]:
+    """The shares the page shows in ``cells`` (element ids), read at one instant."""
+    return dict(zip(cells, data_values(driver, list(cells)), strict=True))
 
 
 def test_threshold_slider_gives_the_shares_of_report_json(driver: Any, project: Project) -> None:

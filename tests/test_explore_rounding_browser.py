@@ -26,6 +26,7 @@ from tests.support.browser import (
     MISSING,
     assert_curve_labels_apart,
     chromium,
+    data_values,
     find_browser,
     severe_console_messages,
     wait_for,
@@ -92,11 +93,8 @@ def _set_slider(driver: Any, value: float) -> None:
     )
 
 
-def _shares(driver: Any) -> list[float]:
-    return [
-        float(driver.find_element(By.ID, f"share-0-0-{label}").get_attribute("data-value"))
-        for label in LABELS
-    ]
+def _shares(driver: Any) -> list[float | None]:
+    return data_values(driver, [f"share-0-0-{label}" for label in LABELS])
 
 
 def test_the_page_classes_pairs_on_the_scores_the_method_compares(

@@ -110,6 +110,22 @@ def wait_for(condition, timeout: float = 20.0, what: str = "the page") -> Any:
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def data_values(driver, ids) -> list[float | None]:
+    """The ``data-value`` of the elements ``ids``, read in one script, as numbers (None for an
+    element not there, or without the attribute).
+
+    The page redraws its cells on every slider input, replacing the elements: reading them one
+    WebDriver call at a time raced that redraw (a found element was gone by the next call:
+    ``StaleElementReferenceException``, once in a CI run). One script reads them all in one
+    turn of the page's event loop."""
+    values = driver.execute_script(
+        "return arguments[0].map(id => { const e = document.getElementById(id);"
+        " return e ? e.getAttribute('data-value') : null; });",
+        list(ids),
+    )
+    return [None if v is None else float(v) for v in values]
+
+
 _CROSSING = """
 const boxes = (sel) => Array.from(document.querySelectorAll(sel), (t) => [t.textContent, t.getBoundingClientRect()])
   .filter(([, b]) => b.width > 0 && b.height > 0);
