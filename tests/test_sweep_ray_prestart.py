@@ -68,7 +68,7 @@ def test_a_sweep_of_tiny_models_on_the_ray_it_starts_leaves_no_idle_worker(
 
 def test_the_switch_of_ray_prestart_is_the_one_ray_reads(tmp_path: Path) -> None:
     """The counter-test: with prestart on (as a wide sweep gets it), the same hook sees the
-    idle worker Ray prestarted for the second CPU, so the test above can fail."""
+    idle workers Ray prestarted beside the actor's, so the test above can fail."""
     if ray.is_initialized():
         ray.shutdown()
     marker = tmp_path / "idle"
@@ -79,4 +79,4 @@ def test_the_switch_of_ray_prestart_is_the_one_ray_reads(tmp_path: Path) -> None
     finally:
         del os.environ[PRESTART_SWITCH]
     assert not outcome.failed
-    assert marker.read_text(encoding="utf-8") == "1"
+    assert int(marker.read_text(encoding="utf-8")) >= 1  # Ray prestarts 2 or 3 on 2 CPUs
