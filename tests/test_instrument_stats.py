@@ -99,3 +99,26 @@ def test_undefined_is_said_not_invented() -> None:
     assert stats.spearman([1, 2], [2, 1]).value is None
     assert stats.cronbach_alpha(np.ones((4, 3))).value is None
     assert stats.proportion(0, 0).text() == "- n=0"
+
+
+def test_an_exactly_uncorrelated_item_is_at_zero_not_at_the_sign_of_rounding() -> None:
+    """Four subjects' 0/1 verdicts: items exactly uncorrelated with the rest come out of
+    Pearson as +-1e-17, and ``--item-rest-threshold 0`` flagged them or not by that sign."""
+    from scipy.stats import pearsonr
+
+    rng = np.random.default_rng(0)
+    tiny_nonzero = 0
+    for _ in range(50):
+        matrix = rng.integers(0, 2, size=(4, 48)).astype(float)
+        values = stats.item_rest(matrix)
+        for j, value in enumerate(values):
+            if value is None:
+                continue
+            rest = matrix.sum(axis=1) - matrix[:, j]
+            raw = float(pearsonr(matrix[:, j], rest).statistic)
+            if abs(raw) < 1e-12:
+                tiny_nonzero += raw != 0.0
+                assert value == 0.0
+            else:
+                assert value == raw
+    assert tiny_nonzero > 0, "the case must occur: rounding gave a sign to a zero correlation"

@@ -217,9 +217,18 @@ def split_half(matrix: np.ndarray, splits: int = 1000, seed: int = SEED) -> Esti
     )
 
 
+#: Correlations closer to 0 than this are 0: their sign is rounding.
+ZERO_CORRELATION = 1e-12
+
+
 def item_rest(matrix: np.ndarray) -> list[float | None]:
     """Each item's correlation with the sum of the other items across subjects (point-biserial
-    = Pearson, scipy); ``None`` where the item or the rest does not vary."""
+    = Pearson, scipy); ``None`` where the item or the rest does not vary.
+
+    With a few subjects and 0/1 verdicts, an item is often exactly uncorrelated with the rest;
+    the computed value is then +-1e-17, its sign set by rounding (numpy's and scipy's disagree on a
+    quarter of such items), and a threshold of 0 flagged the pair or not by that sign. A
+    correlation within :data:`ZERO_CORRELATION` of 0 is 0, so it is at the threshold."""
     from scipy.stats import pearsonr
 
     totals = matrix.sum(axis=1)
@@ -229,7 +238,8 @@ def item_rest(matrix: np.ndarray) -> list[float | None]:
         if matrix.shape[0] < 3 or np.ptp(item) == 0 or np.ptp(rest) == 0:
             out.append(None)
         else:
-            out.append(float(pearsonr(item, rest).statistic))
+            r = float(pearsonr(item, rest).statistic)
+            out.append(0.0 if abs(r) < ZERO_CORRELATION else r)
     return out
 
 
