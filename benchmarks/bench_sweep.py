@@ -27,7 +27,14 @@ difference of the one-job runs is the once-per-sweep cost. The workers' CPU for 
 scoring varies by several percent between runs on this shared host, so the marginal CPU is
 also given *beside the workers* (``marginal_overhead_per_job_cpu_beside_workers``: the driver's
 and Ray's daemons' CPU for the extra jobs, over the sequential engine's CPU for them), which
-that variation does not move. Timings on a shared CPU are noisy: each figure
+that variation does not move, and *apart from the scoring*
+(``marginal_overhead_per_job_cpu_engine``): a batch hook (:class:`ScoringClock`) reads the CPU
+clocks of the threads that score (the group's thread and its batch workers) in both engines,
+and Ray's own CPU per job is what the extra jobs cost beyond their scoring on Ray less the same
+on the sequential engine (the driver's cache and files cancel out; Ray's workers' other
+threads, the driver's receiving and the daemons stay).
+``marginal_scoring_cpu_ratio`` is the scoring's CPU on Ray over the sequential engine's for the
+same jobs: how far it is from 1 is the host's noise (or a cost Ray puts on the scoring itself). Timings on a shared CPU are noisy: each figure
 comes with the CPU share, the CPU time of the process tree (driver, and Ray's workers and
 daemons) / (wall time x CPUs the phase may use), and where that CPU went by kind of process
 (``cpu_by_process``: driver, worker, raylet, gcs, agents); a share well below 1 means other
@@ -249,6 +256,63 @@ def tree_cpu() -> float:
     return METER.total()
 
 
+class ScoringClock:
+    """A batch hook (``run_sweep(hook=...)``) that reads the CPU clocks of the threads scoring
+    a group after every stored batch, and appends them to ``path``.
+
+    Both engines score a group on a thread of its own (:func:`curate.sweep.jobs.run_group`),
+    which computes the batches on worker threads (:func:`curate.score.passes.run_batches`,
+    named :data:`~curate.score.passes.BATCH_THREADS`) and calls the hook after storing each:
+    in this process for the local engine, in a Ray worker for Ray (the workers run on this
+    machine and append to the same file). So a run's CPU splits in two: the *scoring*
+    (loading the model and computing the batches, the same code in both engines) and the
+    rest (the driver's cache and files, and for Ray its workers' other threads, its daemons,
+    the driver's connection). The rest is what an engine costs; the scoring varies by several
+    percent from run to run on this shared host whichever engine runs it, and no longer
+    blurs the comparison.
+
+    A thread's last reading misses what it does after the last batch (building the job's
+    result from the stored rows): the same small part in both engines.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = str(path)
+
+    def __call__(self) -> None:
+        from curate.score.passes import BATCH_THREADS
+
+        cpu = {t.id: t.user_time + t.system_time for t in psutil.Process().threads()}
+        caller = threading.current_thread()
+        batches = [t for t in threading.enumerate() if t.name.startswith(BATCH_THREADS)]
+        lines = []
+        for thread in (caller, *batches):
+            seconds = cpu.get(thread.native_id or -1)
+            if seconds is not None:
+                lines.append(f"{_token(thread)} {seconds:.6f}\n")
+        with open(self.path, "a", encoding="utf-8") as out:
+            out.writelines(lines)
+
+
+def _token(thread: threading.Thread) -> str:
+    """A name for ``thread`` no other thread gets (ids are reused once a thread ends)."""
+    token = getattr(thread, "scoring_clock_token", None)
+    if token is None:
+        token = f"{os.getpid()}-{thread.native_id}-{time.monotonic_ns()}"
+        thread.scoring_clock_token = token  # type: ignore[attr-defined]
+    return token
+
+
+def scoring_cpu(path: Path) -> float:
+    """CPU seconds of the scoring threads a :class:`ScoringClock` read: each thread's last
+    (largest) reading, summed; 0 when none wrote."""
+    last: dict[str, float] = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            token, seconds = line.rsplit(" ", 1)
+            last[token] = max(last.get(token, 0.0), float(seconds))
+    return sum(last.values())
+
+
 def run_once(name: str, base: Path, plan_text: str, engine: str, cpus: int) -> dict:
     """One sweep of the plan into a fresh folder (output and cache): its figures and files."""
     directory = base / name
@@ -257,20 +321,24 @@ def run_once(name: str, base: Path, plan_text: str, engine: str, cpus: int) -> d
     plan_path.write_text(plan_text, encoding="utf-8")
     plan = load_plan(plan_path)
     assert METER is not None
+    clock = directory / "scoring-clock.txt"
     before = METER.snapshot()
     cpu0, wall0 = tree_cpu(), time.perf_counter()
-    outcome = run_sweep(plan, engine=engine)
+    outcome = run_sweep(plan, engine=engine, hook=ScoringClock(clock))
     wall = time.perf_counter() - wall0
     cpu = tree_cpu() - cpu0
     where = METER.breakdown(before)
     assert not outcome.failed, [(s.job, s.reason) for s in outcome.failed]
     jobs = len(outcome.jobs)
+    scoring = scoring_cpu(clock)
     return {
         "run": name,
         "jobs": jobs,
         "wall_s": round(wall, 2),
         "per_job_s": round(wall / jobs, 2),
         "cpu_s": round(cpu, 2),
+        "scoring_cpu_s": round(scoring, 2),
+        "engine_cpu_s": round(cpu - scoring, 2),
         "cpu_share": round(cpu / (wall * cpus), 2),
         "cpu_by_process": where,
         "files": column_files(directory / "out"),
@@ -456,13 +524,26 @@ def idle(seconds: float, settle_s: float = 10.0) -> dict:
     }
 
 
+def _extra_jobs(run: dict, one: dict, measure: Callable[[dict], float]) -> float:
+    """What the plan's jobs after the first cost, by ``measure``: the full run less the
+    one-job run (the once-per-sweep costs cancel out)."""
+    return measure(run) - measure(one)
+
+
+def _sequential_extra(seq: dict, seq_one: dict, key: str) -> float | None:
+    """The sequential engine's ``key`` for the extra jobs; None for a one-model plan, or
+    noise larger than the jobs (every marginal figure divides by it)."""
+    extra = _extra_jobs(seq, seq_one, lambda run: run[key])
+    return extra if extra > 0 else None
+
+
 def marginal(seq: dict, seq_one: dict, ray1: dict, ray1_one: dict, key: str) -> float | None:
     """Ray's overhead per job without the costs a sweep pays once (its workers' start): the
     time Ray took for the jobs after the first, over the time the sequential engine took."""
-    sequential = seq[key] - seq_one[key]
-    if sequential <= 0:
-        return None  # a one-model plan, or noise larger than the jobs
-    return round((ray1[key] - ray1_one[key]) / sequential - 1, 4)
+    sequential = _sequential_extra(seq, seq_one, key)
+    if sequential is None:
+        return None
+    return round(_extra_jobs(ray1, ray1_one, lambda run: run[key]) / sequential - 1, 4)
 
 
 def beside_workers(run: dict) -> float:
@@ -476,11 +557,38 @@ def marginal_beside_workers(seq: dict, seq_one: dict, ray1: dict, ray1_one: dict
     """The part of the marginal CPU overhead per job that is not the worker's scoring: what
     the extra jobs cost the driver and Ray's daemons, over the sequential engine's CPU for
     them. The workers' own CPU for the same scoring varies by several percent from run to run
-    on this shared host (caches, the neighbours' load); this part does not depend on it."""
-    sequential = seq["cpu_s"] - seq_one["cpu_s"]
-    if sequential <= 0:
+    on this shared host (caches, the neighbours' load); this part does not depend on it. It
+    charges Ray with all of the driver's work, the cache and files the sequential engine
+    writes too (:func:`marginal_engine` does not)."""
+    sequential = _sequential_extra(seq, seq_one, "cpu_s")
+    if sequential is None:
         return None
-    return round((beside_workers(ray1) - beside_workers(ray1_one)) / sequential, 4)
+    return round(_extra_jobs(ray1, ray1_one, beside_workers) / sequential, 4)
+
+
+def marginal_engine(seq: dict, seq_one: dict, ray1: dict, ray1_one: dict) -> float | None:
+    """Ray's own CPU per job: what the extra jobs cost apart from their scoring
+    (:class:`ScoringClock`) on Ray, less the same on the sequential engine, over the
+    sequential engine's CPU for them. Ray's part counts its workers' other threads (the
+    polls, pickling the rows), the driver's receiving, and the daemons; the driver's cache and
+    files cancel out, and so does the scoring, whose CPU varies from run to run on this host
+    whichever engine runs it (:func:`scoring_ratio` says by how much)."""
+    sequential = _sequential_extra(seq, seq_one, "cpu_s")
+    if sequential is None:
+        return None
+    ray_own = _extra_jobs(ray1, ray1_one, lambda run: run["engine_cpu_s"])
+    sequential_own = _extra_jobs(seq, seq_one, lambda run: run["engine_cpu_s"])
+    return round((ray_own - sequential_own) / sequential, 4)
+
+
+def scoring_ratio(seq: dict, seq_one: dict, ray1: dict, ray1_one: dict) -> float | None:
+    """The scoring threads' CPU for the extra jobs on Ray over the sequential engine's: the
+    same code on the same inputs, so how far it is from 1 is this host's run-to-run noise (or
+    a cost Ray puts on the scoring thread itself)."""
+    sequential = _sequential_extra(seq, seq_one, "scoring_cpu_s")
+    if sequential is None:
+        return None
+    return round(_extra_jobs(ray1, ray1_one, lambda run: run["scoring_cpu_s"]) / sequential, 4)
 
 
 def _machine(load0: float, load1: float) -> str:
@@ -596,6 +704,9 @@ def main() -> None:
             "marginal_overhead_per_job_cpu_beside_workers": marginal_beside_workers(
                 s, s1, r1, o1
             ),
+            # Ray's own CPU per job, the scoring threads' CPU set apart in both engines
+            "marginal_overhead_per_job_cpu_engine": marginal_engine(s, s1, r1, o1),
+            "marginal_scoring_cpu_ratio": scoring_ratio(s, s1, r1, o1),
             "once_per_sweep_s": round(o1["wall_s"] - s1["wall_s"], 2),
             "once_per_sweep_cpu_s": round(o1["cpu_s"] - s1["cpu_s"], 2),
             "two_node_speedup": round(s["wall_s"] / c2["wall_s"], 3),

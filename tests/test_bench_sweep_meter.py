@@ -100,3 +100,115 @@ def test_the_meter_leaves_its_own_sampling_out_of_the_driver() -> None:
     assert where["meter"] > 0.0
     assert where.get("driver", 0.0) < where["meter"]
     assert total < where["meter"] + where.get("driver", 0.0)
+
+
+def _burn(seconds: float) -> None:
+    """Spin this thread until its own CPU clock has advanced by ``seconds``."""
+    import time
+
+    start = time.thread_time()
+    while time.thread_time() - start < seconds:
+        sum(i * i for i in range(1000))
+
+
+def test_the_scoring_clock_counts_the_scoring_threads_alone(tmp_path: Path) -> None:
+    """Two groups, one after the other (so the second's threads may get the first's ids): each
+    group's thread calls the hook after every batch while a batch worker (named as
+    ``run_batches`` names them) has computed beside it. Both threads' CPU is counted, each at
+    its last reading; the driver's thread, which calls no hook, and a thread of another name
+    (Ray's, rich's) are not."""
+    import threading
+    import time
+
+    from curate.score.passes import BATCH_THREADS
+
+    bench = _bench()
+    clock = bench.ScoringClock(tmp_path / "clock.txt")
+    spent: list[float] = []
+
+    def batch_worker(done: threading.Event, stop: threading.Event) -> None:
+        _burn(0.1)
+        done.set()
+        stop.wait()
+        spent.append(time.thread_time())
+
+    def other(stop: threading.Event) -> None:
+        _burn(0.1)
+        stop.wait()
+
+    def group(index: int, batches: int) -> None:
+        done, stop = threading.Event(), threading.Event()
+        pool = threading.Thread(
+            target=batch_worker, args=(done, stop), name=f"{BATCH_THREADS}_{index}"
+        )
+        bystander = threading.Thread(target=other, args=(stop,), name="ThreadPoolExecutor-9_0")
+        pool.start()
+        bystander.start()
+        done.wait()
+        for _ in range(batches):
+            _burn(0.05)
+            clock()
+        spent.append(time.thread_time())
+        stop.set()
+        pool.join()
+        bystander.join()
+
+    for index, batches in enumerate((3, 2)):
+        thread = threading.Thread(target=group, args=(index, batches), name="sweep-group")
+        thread.start()
+        thread.join()
+    _burn(0.2)  # the driver's own work: not scoring
+    total = bench.scoring_cpu(tmp_path / "clock.txt")
+    assert len(spent) == 4
+    assert total == pytest.approx(sum(spent), abs=0.05)
+    assert bench.scoring_cpu(tmp_path / "none.txt") == 0.0
+
+
+def test_the_engines_own_cpu_does_not_move_with_the_scorings(tmp_path: Path) -> None:
+    """Ray's own CPU per job sets the scoring threads' CPU apart in both engines: when the
+    scoring of the same jobs costs Ray's worker 5 s more (this host's noise), the figure does
+    not move; when Ray's driver or daemons cost 1 s more, it grows by 1 s over the
+    sequential engine's 70 s for the extra jobs."""
+    bench = _bench()
+
+    def run(cpu: float, scoring: float) -> dict:
+        return {"cpu_s": cpu, "scoring_cpu_s": scoring, "engine_cpu_s": cpu - scoring}
+
+    seq, seq_one = run(100.0, 90.0), run(30.0, 26.0)
+    ray1, ray1_one = run(110.0, 95.0), run(38.0, 30.0)
+    base = bench.marginal_engine(seq, seq_one, ray1, ray1_one)
+    assert base == pytest.approx((7.0 - 6.0) / 70.0, abs=1e-4)
+    noisier = run(115.0, 100.0)
+    assert bench.marginal_engine(seq, seq_one, noisier, ray1_one) == base
+    assert bench.scoring_ratio(seq, seq_one, noisier, ray1_one) > bench.scoring_ratio(
+        seq, seq_one, ray1, ray1_one
+    )
+    costlier = run(111.0, 95.0)
+    assert bench.marginal_engine(seq, seq_one, costlier, ray1_one) == pytest.approx(
+        base + 1.0 / 70.0, abs=1e-4
+    )
+    assert bench.marginal_engine(seq, seq, ray1, ray1_one) is None  # no extra job to divide by
+
+
+def test_a_local_sweep_reads_the_clock_on_its_scoring_thread(tmp_path: Path) -> None:
+    """The clock is a real batch hook: a local sweep of the test project calls it on each
+    group's thread, which ``run_batches``' named workers compute for, and the scoring it reads
+    is a part of the process's CPU for the sweep, not all of it."""
+    import resource
+
+    from curate.sweep.plan import load_plan
+    from curate.sweep.run import run_sweep
+    from tests.support.sweep_project import write_project
+
+    bench = _bench()
+    plan = load_plan(write_project(tmp_path / "project"))
+    clock = tmp_path / "clock.txt"
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    outcome = run_sweep(plan, engine="local", hook=bench.ScoringClock(clock))
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    assert not outcome.failed
+    process = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    threads = {line.split()[0] for line in clock.read_text(encoding="utf-8").splitlines()}
+    # per model: its group's thread and, per job, a batch worker (threads = 1 in the plan)
+    assert len(threads) > 3
+    assert 0.0 < bench.scoring_cpu(clock) < process

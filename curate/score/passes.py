@@ -34,6 +34,9 @@ from curate.score.models import CausalLM, LoadedModel, MaskedLM
 from curate.score.packing import next_token_logprobs, token_logprobs
 from curate.score.plan import Job
 
+#: The name of :func:`run_batches`' worker threads (``curate-batch_0``...): a profile, or the
+#: sweep benchmark's clock of the scoring's CPU, tells them from other threads by it.
+BATCH_THREADS = "curate-batch"
 LOGPROB = "logprob"
 ATTENTION = "attention"
 #: ``(quantity, sentence key, position, value)``: one number for the cache.
@@ -233,7 +236,12 @@ def run_batches(
             yield batch, forward(lm, batch)
         return
     torch.set_num_threads(1)
-    pool = ThreadPoolExecutor(workers, initializer=torch.set_num_threads, initargs=(1,))
+    pool = ThreadPoolExecutor(
+        workers,
+        thread_name_prefix=BATCH_THREADS,
+        initializer=torch.set_num_threads,
+        initargs=(1,),
+    )
     try:
         pending: deque[tuple[Sequence[Job], Future[list[Row]]]] = deque()
         upcoming = iter(batches)
