@@ -452,7 +452,7 @@ def tiny(base: Path, repeats: int, settle_s: float = 10.0) -> dict:
 
     The standing cluster's start is not charged to the sweeps (a cluster serves many), but
     everything its processes use while a sweep runs is: the daemons' timers and polls, the
-    worker the sweep's actor gets (its start and imports), the Ray Client-free connection.
+    worker the sweep's actor gets (its start and imports), the driver's connection.
     """
     from tests.support.ray_cluster import RayCluster
 
