@@ -8,7 +8,9 @@ as the instrument reports, and sit beside or above it, not below. The rules:
 
 * a bootstrap needs :data:`MIN_BOOTSTRAP` units; below that there is no resampling interval,
   and ``n too small for an interval`` is said in its place;
-* an interval that does not contain its estimate, or has zero width, is never shown.
+* an interval that does not contain its estimate, or has zero width, is never shown;
+* a value that needs words beside it (a negative alpha, a kappa from a handful of pairs) carries
+  them in ``note``, printed after the number.
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ class Estimate:
     permutations: int | None = None
     #: the p a Monte Carlo permutation test reports when no permutation is as extreme
     p_floor: float | None = None
+    #: words printed after the number (what an out-of-the-ordinary value means)
+    note: str = ""
 
     def __post_init__(self) -> None:
         if self.low is None and self.high is None:
@@ -75,17 +79,21 @@ class Estimate:
 
     @classmethod
     def from_dict(cls, record: dict[str, Any]) -> Estimate:
-        keys = ("value", "n", "low", "high", "p", "method", "no_interval", "permutations", "p_floor")
+        keys = (
+            "value", "n", "low", "high", "p", "method", "no_interval", "permutations", "p_floor", "note",
+        )
         return cls(**{k: record[k] for k in keys if k in record})
 
     def p_text(self) -> str:
-        """``p=0.0083``; ``p<1/9999`` when no permutation was as extreme; never ``p=0``."""
+        """``p=0.0083``; ``p≤1/10000`` when none of 9999 permutations was as extreme; never
+        ``p=0``."""
         if self.p is None:
             return ""
         if self.permutations and self.p_floor and self.p <= self.p_floor * (1 + 1e-9):
             # no random permutation as extreme: scipy reports (0 + 1) / (N + 1) (twice that
-            # two-sided); the truth is below what N permutations can show
-            return f"p<{round(self.p_floor * (self.permutations + 1))}/{self.permutations}"
+            # two-sided), the least p N permutations can give, and a valid p itself; the text
+            # is that fraction exactly (2/10000 for 9999 permutations, two-sided), never 2/9999
+            return f"p≤{round(self.p_floor * (self.permutations + 1))}/{self.permutations + 1}"
         if self.p <= 0:
             return "p<1e-300"
         return f"p={self.p:.3g}" if self.p >= 1e-4 else f"p={self.p:.1e}"
@@ -93,12 +101,14 @@ class Estimate:
     def text(self, digits: int = 2, scale: float = 1.0) -> str:
         """``60.48 [55.10, 65.80] n=120`` (``-`` when undefined; the reason when no interval)."""
         if self.value is None:
-            return f"- n={self.n}"
+            return f"- ({self.no_interval}) n={self.n}" if self.no_interval else f"- n={self.n}"
         out = f"{self.value * scale:.{digits}f}"
         if self.low is not None and self.high is not None:
             out += f" [{self.low * scale:.{digits}f}, {self.high * scale:.{digits}f}]"
         elif self.no_interval:
             out += f" ({self.no_interval})"
+        if self.note:
+            out += f" ({self.note})"
         if self.p is not None:
             out += f" {self.p_text()}"
         return out + f" n={self.n}"
@@ -124,18 +134,20 @@ def bootstrap(
     *,
     paired: bool = True,
     vectorized: bool = False,
+    methods: Sequence[str] = ("BCa", "percentile"),
 ) -> tuple[float | None, float | None]:
     """A BCa bootstrap interval of ``statistic`` (scipy), falling back to percentile when BCa
     is degenerate; ``(None, None)`` under :data:`MIN_BOOTSTRAP` units or when the statistic is
     undefined on most resamples. (:class:`Estimate` then drops an interval that excludes its
-    estimate or has zero width.)"""
+    estimate or has zero width.) ``methods=("percentile",)`` keeps the interval inside the
+    range of the resampled values, so inside the statistic's own range (a kappa's [-1, 1])."""
     from scipy.stats import bootstrap as scipy_bootstrap
 
     data = tuple(np.asarray(s, dtype=float) for s in samples)
     if len(data[0]) < MIN_BOOTSTRAP:
         return None, None
     result = None
-    for method in ("BCa", "percentile"):
+    for method in methods:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
             try:

@@ -88,9 +88,12 @@ def test_p_values_are_never_printed_as_zero() -> None:
     x = list(range(40))
     estimate = stats.spearman(x, [v * 2.0 for v in x])
     assert estimate.p is not None and estimate.p > 0
-    # no random ordering as extreme: below what 9999 permutations can show, twice that two-sided
-    assert "p<2/9999" in estimate.text(2) and "p=0 " not in estimate.text(2)
-    assert "p<1/9999" in stats.order_test(x, [v * 2.0 for v in x]).text(2)
+    # no random ordering as extreme: the least p 9999 permutations can give, (0 + 1) / (9999 + 1),
+    # twice that two-sided; the text is that fraction (it printed p<2/9999 for p = 2/10000)
+    assert estimate.p == pytest.approx(2 / 10000)
+    assert "p≤2/10000" in estimate.text(2) and "p=0 " not in estimate.text(2)
+    assert "9999" not in estimate.text(2)
+    assert "p≤1/10000" in stats.order_test(x, [v * 2.0 for v in x]).text(2)
     # kappa of perfect agreement: no zero-width interval
     perfect = stats.kappa([1, 0, 1, 1, 0, 0, 1, 0], [1, 0, 1, 1, 0, 0, 1, 0])
     assert perfect.value == pytest.approx(1.0) and perfect.low is None
@@ -113,6 +116,7 @@ def test_every_interval_contains_its_estimate(data: tuple[list[float], list[floa
     estimates = [
         stats.spearman(x, y), stats.kendall(x, y), stats.order_test(range(len(y)), y),
         stats.kappa(a, b), stats.mean_difference(a, b), stats.proportion(sum(a), len(a)),
+        stats.paired_difference(a, b),
         stats.cronbach_alpha(matrix), stats.split_half(matrix, splits=20),
     ]
     for estimate in estimates:
@@ -120,5 +124,7 @@ def test_every_interval_contains_its_estimate(data: tuple[list[float], list[floa
             continue
         assert math.isfinite(estimate.value)
         assert _contains(estimate), estimate
+        if estimate.low is not None and not estimate.method.startswith(("cronbach", "split-half")):
+            assert -1 - 1e-12 <= estimate.low and estimate.high <= 1 + 1e-12, estimate  # in range
         assert estimate.p is None or 0 < estimate.p <= 1, estimate
         assert "p=0 " not in estimate.text(2)

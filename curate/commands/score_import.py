@@ -98,9 +98,14 @@ def run_import(
         "whose published score disagrees with the verdict on the dataset's sent_more"
     )
     if result.skipped:
+        unscored = len(dataset.pairs) - len(result.scores)
+        lines = ", ".join(str(line) for line, _ in result.skipped[:10])
+        more = f" and {len(result.skipped) - 10} more" if len(result.skipped) > 10 else ""
         err.print(
             f"{escape(slug)}: {len(result.skipped)} unusable rows of {escape(import_file.name)} left out "
-            "(--skip-bad-rows; listed in summary.json): their pairs have no score"
+            f"(--skip-bad-rows; lines {lines}{more}; listed in summary.json): "
+            + (f"{unscored} pairs of the data have no score" if unscored
+               else "none of them is a pair of the data (every pair has its score)")
         )
     err.print(f"{escape(slug)}: wrote {escape(str(target))}")
     return {"slug": slug, **summary}

@@ -40,11 +40,15 @@ from curate.intervals import (
 #: Random permutations of a permutation test when the orderings are too many to enumerate.
 PERMUTATIONS = 9999
 
-__all__ = ["LEVEL", "MIN_BOOTSTRAP", "PERMUTATIONS", "RESAMPLES", "SEED", "TOO_SMALL", "Estimate", "bootstrap", "proportion"]
+__all__ = [
+    "LEVEL", "MIN_BOOTSTRAP", "PERMUTATIONS", "RESAMPLES", "SEED", "TOO_SMALL", "Estimate", "bootstrap",
+    "proportion",
+]
 
 
 def mean_difference(after: Sequence[float], before: Sequence[float]) -> Estimate:
-    """The paired mean difference ``after - before`` with a bootstrap interval."""
+    """The paired mean difference ``after - before`` of continuous values with a bootstrap
+    interval (0/1 verdicts take :func:`paired_difference`: a bootstrap of them is discrete)."""
     a, b = np.asarray(after, dtype=float), np.asarray(before, dtype=float)
     if len(a) == 0:
         return Estimate(None, 0, method="paired bootstrap")
@@ -135,20 +139,94 @@ def kendall(x: Sequence[float], y: Sequence[float]) -> Estimate:
     return _correlation(x, y, _kendall_stat, "kendall tau-b")
 
 
+def _kappa_stat(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Cohen's kappa of 0/1 verdicts along ``axis`` (NaN where chance agreement is 1: both sides
+    give every pair one verdict), vectorized for resampling."""
+    po = np.mean(a == b, axis=axis)
+    pa, pb = np.mean(a, axis=axis), np.mean(b, axis=axis)
+    pe = pa * pb + (1 - pa) * (1 - pb)
+    with np.errstate(all="ignore"):
+        return np.where(pe < 1 - 1e-12, (po - pe) / (1 - pe), np.nan)
+
+
+#: How a kappa's interval is made, named on every page and in report.json.
+KAPPA_METHOD = "cohen kappa, bootstrap percentile CI over pairs"
+
+
 def kappa(first: Sequence[int], second: Sequence[int]) -> Estimate:
-    """Cohen's kappa of two binary verdict vectors with its asymptotic interval (statsmodels);
-    no interval where its standard error is 0 (perfect agreement)."""
+    """Cohen's kappa of two binary verdict vectors (statsmodels) with a percentile bootstrap
+    interval over pairs from :data:`MIN_BOOTSTRAP` pairs.
+
+    The asymptotic interval statsmodels gives runs past 1 at small n (``0.55 [-0.16, 1.26]
+    n=5``); every resampled kappa lies in [-1, 1], so their percentiles do too. Resamples
+    where kappa is undefined (every pair given one verdict on both sides) are left out, as
+    :func:`curate.intervals.bootstrap` does. No interval at perfect agreement (every resample
+    gives 1), under :data:`MIN_BOOTSTRAP` pairs, nor where kappa itself is undefined; each
+    is said in words."""
     from statsmodels.stats.inter_rater import cohens_kappa
 
     a, b = np.asarray(first, dtype=int), np.asarray(second, dtype=int)
     if len(a) == 0:
-        return Estimate(None, 0, method="cohen kappa")
+        return Estimate(None, 0, method=KAPPA_METHOD)
     table = np.array([[np.sum((a == i) & (b == j)) for j in (0, 1)] for i in (0, 1)])
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        result = cohens_kappa(table)  # 95% interval (its alpha is fixed at 0.05)
-    value = _finite(result.kappa)
-    return Estimate(value, len(a), _finite(result.kappa_low), _finite(result.kappa_upp), method="cohen kappa")
+        value = _finite(cohens_kappa(table).kappa)
+    if value is None:
+        return Estimate(
+            None, len(a), method=KAPPA_METHOD,
+            no_interval="kappa undefined: both sides give every pair the same verdict",
+        )
+    low, high = bootstrap((a, b), _kappa_stat, vectorized=True, methods=("percentile",))
+    if low is not None and high is not None and high - low <= 1e-12:
+        return Estimate(value, len(a), method=KAPPA_METHOD,
+                        no_interval="no interval: every resample of the pairs gives this kappa")
+    return Estimate(value, len(a), low, high, method=KAPPA_METHOD)
+
+
+#: How a paired difference of two shares is given an interval.
+PAIRED_DIFFERENCE_METHOD = "paired difference of proportions, Tango score CI"
+
+
+def paired_difference(after: Sequence[int], before: Sequence[int]) -> Estimate:
+    """The difference of two shares of 1s measured on the same pairs (``after - before``) with
+    Tango's score interval (Tango 1998, Stat Med 17:891): the values of the difference that a
+    score test on the discordant pairs does not reject at the 95% level.
+
+    A paired bootstrap of 0/1 verdicts is discrete at small n: with one discordant pair its
+    interval ended exactly at the estimate or at 0 (``-9.1 [-45.5, 0.0]`` beside McNemar's
+    p = 1). Tango's interval is valid down to a single pair, stays inside [-1, 1] and has
+    width even when no pair is discordant. statsmodels has no paired interval, so the score
+    statistic is written out: with ``b`` pairs 1 after and 0 before, ``c`` the reverse,
+    ``Z(d) = (b - c - n d) / sqrt(n (2 q + d (1 - d)))``, ``q`` the restricted maximum
+    likelihood estimate of the share of ``c`` pairs given the difference ``d`` (the root of
+    ``2n q^2 + W q - c d (1 - d) = 0``, ``W = (2n - b + c) d - b - c``); the limits are the
+    roots of ``Z(d) = +-1.96`` (scipy's brentq)."""
+    from scipy.optimize import brentq
+    from scipy.stats import norm
+
+    x, y = np.asarray(after, dtype=int), np.asarray(before, dtype=int)
+    n = len(x)
+    if n == 0:
+        return Estimate(None, 0, method=PAIRED_DIFFERENCE_METHOD)
+    b, c = int(np.sum((x == 1) & (y == 0))), int(np.sum((x == 0) & (y == 1)))
+    estimate = (b - c) / n
+    z = float(norm.ppf(0.5 + LEVEL / 2))
+
+    def score(d: float) -> float:
+        w = (2 * n - b + c) * d - b - c
+        q = (-w + math.sqrt(max(w * w + 8 * n * c * d * (1 - d), 0.0))) / (4 * n)
+        variance = n * (2 * q + d * (1 - d))
+        if variance <= 0:
+            return 0.0 if abs(b - c - n * d) < 1e-12 else math.copysign(math.inf, b - c - n * d)
+        return (b - c - n * d) / math.sqrt(variance)
+
+    edge = 1e-12
+    low = -1.0 if estimate <= -1 + edge or score(-1 + edge) <= z else brentq(
+        lambda d: score(d) - z, -1 + edge, estimate, xtol=1e-12)
+    high = 1.0 if estimate >= 1 - edge or score(1 - edge) >= -z else brentq(
+        lambda d: score(d) + z, estimate, 1 - edge, xtol=1e-12)
+    return Estimate(estimate, n, float(low), float(high), method=PAIRED_DIFFERENCE_METHOD)
 
 
 def mcnemar_p(first: Sequence[int], second: Sequence[int]) -> float | None:
@@ -162,19 +240,34 @@ def mcnemar_p(first: Sequence[int], second: Sequence[int]) -> float | None:
     return float(mcnemar(table, exact=True).pvalue)
 
 
+#: Said beside a negative alpha or split-half (the value is out of a reliability's [0, 1]).
+NEGATIVE_RELIABILITY = (
+    "below 0: the pairs do not measure one thing across these models, or the models are too few "
+    "or too alike to tell"
+)
+
+
 def cronbach_alpha(matrix: np.ndarray) -> Estimate:
     """Cronbach's alpha (= KR-20 for 0/1 items) of a subjects x items matrix, with pingouin's
-    F-based interval. Needs two subjects and two items."""
+    F-based interval. Needs two subjects and two items. A negative alpha (items whose
+    covariances are negative on average: possible with few subjects, -4 to -6.7 was met at 3
+    models) carries :data:`NEGATIVE_RELIABILITY` beside it; its interval is kept only where it
+    holds it (every interval is checked by :class:`Estimate`)."""
     import pandas as pd
     import pingouin
 
     subjects, items = matrix.shape
+    method = "cronbach alpha (pingouin), F-based CI"
     if subjects < 2 or items < 2 or np.var(matrix.sum(axis=1)) == 0:
-        return Estimate(None, subjects, method="cronbach alpha")
+        why = ("needs 2 or more models and 2 or more pairs" if subjects < 2 or items < 2
+               else "undefined: every model has the same total")
+        return Estimate(None, subjects, method=method, no_interval=why)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         alpha, interval = pingouin.cronbach_alpha(data=pd.DataFrame(matrix), ci=LEVEL)
-    return Estimate(_finite(alpha), subjects, _finite(interval[0]), _finite(interval[1]), method="cronbach alpha (pingouin)")
+    value = _finite(alpha)
+    note = NEGATIVE_RELIABILITY if value is not None and value < 0 else ""
+    return Estimate(value, subjects, _finite(interval[0]), _finite(interval[1]), method=method, note=note)
 
 
 def spearman_brown(r: float) -> float:
@@ -182,17 +275,34 @@ def spearman_brown(r: float) -> float:
     return 2 * r / (1 + r)
 
 
+#: Fewer subjects (models) than this and no split-half is computed: the correlation of two
+#: half-scores over 3 or 4 points takes a handful of values, often +-1, and the Spearman-Brown
+#: step-up of a correlation near -1 runs to minus infinity (-8.9e14 was printed at 3 models).
+MIN_SPLIT_HALF_SUBJECTS = 5
+#: A half correlation within this of -1 is -1 (rounding gave -0.9999999999999998).
+MINUS_ONE_TOLERANCE = 1e-9
+
+
 def split_half(matrix: np.ndarray, splits: int = 1000, seed: int = SEED) -> Estimate:
     """Split-half reliability over ``splits`` random halvings of the items: the mean
     Spearman-Brown-corrected Pearson correlation of the half scores across subjects. The spread
     of the splits (2.5-97.5 percentiles) is said in words, never given as an interval: it
     describes how the halving matters, not the uncertainty of the estimate. Splits whose halves
-    are constant are skipped (``n`` counts subjects; the usable splits are in ``method``)."""
+    are constant, or whose halves correlate at -1 (within :data:`MINUS_ONE_TOLERANCE`, where
+    the step-up is minus infinity), are skipped (``n`` counts subjects; the usable splits are
+    in ``method``). Under :data:`MIN_SPLIT_HALF_SUBJECTS` subjects no value is given, and why
+    is said; a negative value carries :data:`NEGATIVE_RELIABILITY`."""
     from scipy.stats import pearsonr
 
     subjects, items = matrix.shape
-    if subjects < 3 or items < 2:
-        return Estimate(None, subjects, method="split-half")
+    if subjects < MIN_SPLIT_HALF_SUBJECTS or items < 2:
+        why = (
+            f"split-half needs {MIN_SPLIT_HALF_SUBJECTS} or more models: over {subjects} the "
+            "correlation of two half-scores takes a few values only, and the Spearman-Brown "
+            "step-up runs to minus infinity near r = -1"
+            if subjects < MIN_SPLIT_HALF_SUBJECTS else "split-half needs 2 or more pairs"
+        )
+        return Estimate(None, subjects, method="split-half", no_interval=why)
     rng = np.random.default_rng(seed)
     values = []
     for _ in range(splits):
@@ -202,18 +312,23 @@ def split_half(matrix: np.ndarray, splits: int = 1000, seed: int = SEED) -> Esti
         if np.ptp(a) == 0 or np.ptp(b) == 0:
             continue
         r = float(pearsonr(a, b).statistic)
-        if r > -1:
-            values.append(spearman_brown(r))
+        if r > -1 + MINUS_ONE_TOLERANCE:
+            values.append(spearman_brown(min(r, 1.0)))
     if not values:
-        return Estimate(None, subjects, method="split-half")
+        return Estimate(
+            None, subjects, method="split-half",
+            no_interval="undefined: in every split one half is constant or the halves correlate at -1",
+        )
     low, high = np.percentile(values, [2.5, 97.5])
     spread = (
         f"no CI; random splits {low:.2f} to {high:.2f}" if high - low > 1e-12
         else "no CI; every split gives this value"
     )
+    value = float(np.mean(values))
     return Estimate(
-        float(np.mean(values)), subjects, no_interval=spread,
+        value, subjects, no_interval=spread,
         method=f"split-half, Spearman-Brown, {len(values)} of {splits} random splits",
+        note=NEGATIVE_RELIABILITY if value < 0 else "",
     )
 
 

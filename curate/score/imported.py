@@ -67,6 +67,9 @@ class ImportResult:
     #: (line, kind) of the rows --skip-bad-rows left out
     skipped: tuple[tuple[int, str], ...] = ()
     provenance: dict[str, Any] = field(default_factory=dict)
+    #: the published metric per bias type of the matched pairs (a file may hold several), with
+    #: the number of published verdicts it is the mean of
+    published_by_type: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
 def read_published(path: Path, skip_bad_rows: bool = False) -> list[PublishedRow]:
@@ -195,9 +198,15 @@ def _match(
 ) -> list[tuple[Pair, bool]]:
     """Each row's pair and whether its sentence columns are swapped; refuse any mismatch
     (``skipped`` rows left out by --skip-bad-rows count towards the one row per pair)."""
-    if len(rows) + skipped != len(pairs):
+    # rows --skip-bad-rows left out may be rows of pairs (a non-finite score) or no pair at
+    # all (Martinez & Kremer's nationality outputs pad 39 pairs with 89 and 70 empty rows, as
+    # their data file pads them with 70): with skipped rows every usable row must still be a
+    # distinct pair, and no more pairs may lack a row than rows were skipped
+    if (len(rows) != len(pairs)) if not skipped else not (len(rows) <= len(pairs) <= len(rows) + skipped):
         raise InputError(
-            f"{path}: {len(rows) + skipped} rows, but {data} has {len(pairs)} pairs; the published "
+            f"{path}: {len(rows) + skipped} rows"
+            + (f" ({len(rows)} usable)" if skipped else "")
+            + f", but {data} has {len(pairs)} pairs; the published "
             "output must hold one row per pair of the dataset it was computed on"
         )
     by_text: dict[tuple[str, str], list[int]] = {}
@@ -259,6 +268,10 @@ def import_scores(
             disagreements.append(pair.pair_id)
         scores.append(score)
     published = [r.score for r in rows if r.score is not None]
+    by_type: dict[str, list[int]] = {}
+    for row, (pair, _) in zip(rows, matched, strict=True):
+        if row.score is not None:
+            by_type.setdefault(pair.bias_type, []).append(row.score)
     scores.sort(key=lambda s: s.pair_id)
     return ImportResult(
         scores=tuple(scores),
@@ -268,6 +281,9 @@ def import_scores(
         disagreements=tuple(sorted(disagreements)),
         swapped=tuple(sorted(pair.pair_id for pair, s in matched if s)),
         skipped=tuple(bad),
+        published_by_type={
+            t: {"metric": 100.0 * sum(v) / len(v), "n": len(v)} for t, v in sorted(by_type.items())
+        },
     )
 
 
@@ -300,6 +316,8 @@ def import_summary(
             "rows": len(result.scores),
             "swapped_rows": result.swapped_rows,
             "published_metric_score": result.published_metric,
+            "published_rows": sum(int(v["n"]) for v in result.published_by_type.values()),
+            "published_metric_by_bias_type": result.published_by_type,
             "published_score_disagreements": len(result.disagreements),
             "disagreeing_pair_ids": list(result.disagreements),
             "swapped_pair_ids": list(result.swapped),
