@@ -78,18 +78,14 @@ def test_consistency_matches_the_library_and_findings_round_trip(
         if np.ptp(item) > 0 and np.ptp(rest) > 0 and np.corrcoef(item, rest)[0, 1] <= 1e-12:
             flagged.append(int(pair_id))
     findings = read_findings(project / "build" / "i001.jsonl")
-    assert sorted(f.pair_id for f in findings) == sorted(flagged)
     assert flagged, "four random tiny models disagree somewhere; a pair must run against the rest"
-
-    pushed = runner.invoke(
-        app,
-        ["annotations", "push", "--round", "instrument", "--to-file", "--findings", "build/i001.jsonl",
-         "--data", "pairs.csv"],
-    )
-    assert pushed.exit_code == 0, pushed.output
-    tasks = json.loads((project / "annotations" / "rounds" / "instrument" / "tasks.json").read_text())
-    assert sorted(t["data"]["pair_id"] for t in tasks) == sorted(flagged)
-    assert all("I001" in json.dumps(t["data"]) for t in tasks)
+    assert after["item_rest"]["at_or_below_threshold"] == len(flagged)
+    # four tiny models at threshold 0: pure noise at their own rates flags as many pairs, so the
+    # count does not beat chance and no I001 finding is written (issue 44); the round trip of
+    # findings that do beat chance into `annotations push` is in tests/test_edges_instrument.py
+    assert not after["item_rest"]["beats_chance"], after["item_rest"]
+    assert after["item_rest"]["expected_by_chance"] > 0 and 0 < after["item_rest"]["chance_p"] <= 1
+    assert findings == [] and "not above chance" in result.output
 
 
 def test_fewer_than_three_models_is_a_clear_usage_error(project: Path, tmp_path: Path) -> None:

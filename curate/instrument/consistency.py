@@ -81,17 +81,24 @@ def consistency(
     types = {p.pair_id: p.bias_type for p in dataset.pairs}
     rows = consistency_groups(matrix, [types[i] for i in ids], splits=splits)
     correlations = stats.item_rest(matrix)
+    chance = stats.item_rest_chance(matrix, threshold)
+    flagged = [
+        (pair_id, r) for pair_id, r in zip(ids, correlations, strict=True) if r is not None and r <= threshold
+    ]
+    # a flagged pair is evidence only where the count beats independent noise at the models'
+    # own rates (at 3-6 models it seldom does): otherwise no finding is written
     findings = [
         Finding(
             pair_id,
             "I001",
             "item-against-the-rest",
             f"item-rest correlation {r:.2f} over {len(mine)} models: the models that prefer "
-            "sent_more here score lower on the other pairs",
+            f"sent_more here score lower on the other pairs; {chance['observed']} pairs of the "
+            f"file are at or below {threshold:g} where {chance['expected']:.1f} would be by chance "
+            f"(p={chance['p']:.2g})",
         )
-        for pair_id, r in zip(ids, correlations, strict=True)
-        if r is not None and r <= threshold
-    ]
+        for pair_id, r in flagged
+    ] if chance["beats_chance"] else []
     defined = [r for r in correlations if r is not None]
     return {
         "file": path.name,
@@ -107,8 +114,13 @@ def consistency(
             "defined": len(defined),
             "undefined": len(correlations) - len(defined),
             "mean": float(np.mean(defined)) if defined else None,
-            "at_or_below_threshold": len(findings),
+            "at_or_below_threshold": len(flagged),
             "threshold": threshold,
+            "expected_by_chance": chance["expected"],
+            "chance_p": chance["p"],
+            "beats_chance": chance["beats_chance"],
+            "chance_method": chance["method"],
+            "findings": len(findings),
         },
         "item_rest_by_pair": {str(i): r for i, r in zip(ids, correlations, strict=True)},
         "_findings": findings,
@@ -147,25 +159,37 @@ def consistency_report(
         "KR-20 (Cronbach's alpha on 0/1 verdicts, pingouin, F-based 95% CI; none where it has "
         "zero width, as for a group whose pairs all agree) and split-half reliability "
         "(Spearman-Brown-corrected mean over random halvings; the 2.5-97.5 percentiles of the "
-        "splits are shown as their spread, which is not a confidence interval). n is the number "
+        "splits are shown as their spread, which is not a confidence interval; not computed "
+        f"under {stats.MIN_SPLIT_HALF_SUBJECTS} models, where the step-up of a correlation of "
+        "3 or 4 points runs to minus infinity). A value below 0 is out of a reliability's range "
+        "and says so beside it: the pairs do not measure one thing across these models, or the "
+        "models are too few or too alike to tell. n is the number "
         "of models: alpha needs variance between models, so with "
         "fewer than about 10 models every interval is wide and a value near 0 says as much about "
         "the models being alike as about the pairs. 'varying' counts pairs on which the models "
         "disagree; only those carry information.",
     )
     item_table = Table(
-        "Item-rest correlations",
-        ["file", "defined", "undefined", "mean", "threshold", "flagged (I001)"],
+        "Item-rest correlations, against chance",
+        ["file", "defined", "undefined", "mean", "threshold", "at or below", "expected by chance",
+         "p", "findings (I001)"],
         [
             [r["file"], str(r["item_rest"]["defined"]), str(r["item_rest"]["undefined"]),
              "-" if r["item_rest"]["mean"] is None else f"{r['item_rest']['mean']:.2f}",
-             f"{r['item_rest']['threshold']:g}", str(r["item_rest"]["at_or_below_threshold"])]
+             f"{r['item_rest']['threshold']:g}", str(r["item_rest"]["at_or_below_threshold"]),
+             f"{r['item_rest']['expected_by_chance']:.1f}", f"{r['item_rest']['chance_p']:.3g}",
+             str(r["item_rest"]["findings"]) if r["item_rest"]["beats_chance"] else "none (not above chance)"]
             for r in results
         ],
         "Each pair's verdicts correlated with the models' totals on the other pairs (Pearson = "
-        "point-biserial). Undefined where all models agree on the pair. Pairs at or below the "
-        "threshold are written as I001 findings for review; with under 10 models a single model "
-        "decides a correlation, so treat them as candidates, not verdicts.",
+        "point-biserial). Undefined where all models agree on the pair. Expected by chance: the "
+        "mean count at or below the threshold over "
+        f"{stats.CHANCE_SIMULATIONS} seeded simulations in which every model gives independent "
+        "verdicts at its own rate; p: the share of simulations with at least the observed count "
+        "(one-sided Monte Carlo). Pairs at or below the threshold are written as I001 findings "
+        "only where the count beats chance (p < 0.05): with 3-6 models noise flags as many pairs "
+        "as real verdicts do. Even then a single model decides a correlation under about 10 "
+        "models: treat findings as candidates, not verdicts.",
     )
     report = InstrumentReport(
         kind="consistency",

@@ -177,6 +177,11 @@ def _parse_links(
         if alternate in mine or target in mine.values():
             raise InputError(f"{path}: line {line}: pair {alternate} or {target} is linked twice")
         mine[alternate] = target
+    if not out:
+        raise InputError(
+            f"{path}: no links given (a header without rows); add alternate_id,original_id rows, "
+            "or leave out --links to link by id or by text"
+        )
     return out
 
 
@@ -254,6 +259,10 @@ def parallel_forms(
                     "used": len(typed),
                     "excluded": len(typed_all) - len(typed),
                     "by": "/".join(sorted({link.by for link in typed_all})) or "-",
+                    "by_counts": {
+                        by: sum(link.by == by for link in typed_all) for by in sorted({link.by for link in typed_all})
+                    },
+                    "crosslingual": _crosslingual(original, dataset),
                     "similarity_mean": float(np.mean(sims)) if sims else None,
                     "similarity_min": float(np.min(sims)) if sims else None,
                     "uncertain": sum(s < UNCERTAIN_LINK for s in sims),
@@ -351,9 +360,16 @@ def _compare(
     same = [a == b for a, b in zip(v_alt, v_orig, strict=True)]
     whole = [p.pair_id for p in original.pairs if p.bias_type == bias_type and p.pair_id in base.scores]
     baseline = stats.proportion(sum(base.verdict(i) or 0 for i in whole), len(whole))
-    study = _two_sample(alt_metric, baseline)
+    # the whole type holds the originals of the linked alternates: the two shares overlap
+    in_whole = set(whole)
+    overlap = [(a, o) for link, a, o in zip(paired, v_alt, v_orig, strict=True) if link.original_id in in_whole]
+    study = overlapping_difference(
+        [alt.verdict(i) or 0 for i in alt_ids], [base.verdict(i) or 0 for i in whole], overlap
+    )
     imported = alt.provenance.get("imported") or {}
-    published = imported.get("published_metric_score")
+    published, published_n, published_note = published_for(
+        imported, bias_type, {p.bias_type for p in dataset.pairs}
+    )
     return {
         "bias_type": bias_type,
         "model": model_label(alt.model),
@@ -361,28 +377,96 @@ def _compare(
         "label": alt.label,
         "alternate_file": Path(dataset.source).name,
         "alternate_metric": alt_metric.to_dict(),
+        "alternate_metric_linked": stats.proportion(sum(v_alt), len(v_alt)).to_dict(),
         "alternate_metric_as_published": published,
+        "as_published_n": published_n,
+        "as_published_note": published_note,
         "original_metric_linked": stats.proportion(sum(v_orig), len(v_orig)).to_dict(),
-        "difference": stats.mean_difference(v_alt, v_orig).to_dict(),
+        "difference": stats.paired_difference(v_alt, v_orig).to_dict(),
         "agreement": stats.proportion(sum(same), len(same)).to_dict(),
         "kappa": stats.kappa(v_orig, v_alt).to_dict(),
         "mcnemar_p": stats.mcnemar_p(v_orig, v_alt),
         "gap_correlation": stats.spearman(gaps_orig, gaps_alt).to_dict(),
         "baseline_whole_type": baseline.to_dict(),
         "study_view_difference": study.to_dict(),
-        "published_explained": explain_published(imported, alt_metric, dataset, bias_type),
+        "published_explained": explain_published(imported, alt_metric, dataset, bias_type, published)
+        or published_note,
         "_same": [(link.original_id, s) for link, s in zip(paired, same, strict=True)],
     }
 
 
+def published_for(
+    imported: Mapping[str, Any], bias_type: str, types: set[str]
+) -> tuple[float | None, int | None, str]:
+    """The published metric of one bias type of an imported score set, the number of published
+    verdicts it is the mean of, and, where there is none, why. An alternate file that holds
+    several bias types has one published mean per type (recorded by the import); an import
+    made before that was recorded holds the whole file's mean only, which is no type's number
+    and is not shown."""
+    by_type = imported.get("published_metric_by_bias_type")
+    if isinstance(by_type, Mapping):
+        entry = by_type.get(bias_type)
+        if isinstance(entry, Mapping) and entry.get("metric") is not None:
+            return float(entry["metric"]), int(entry.get("n", 0)) or None, ""
+        return None, None, ""
+    whole = imported.get("published_metric_score")
+    if whole is None:
+        return None, None, ""
+    if len(types) == 1:
+        return float(whole), imported.get("published_rows") or imported.get("rows"), ""
+    return None, None, (
+        f"the import holds only the whole file's published mean ({len(types)} bias types): "
+        "import the file again to see it per bias type"
+    )
+
+
+#: How the study's view (the alternate subset against the whole type) gets its interval.
+STUDY_METHOD = "difference of overlapping shares, MOVER-Wilson CI with the overlap's correlation"
+
+
+def overlapping_difference(
+    first: Sequence[int], second: Sequence[int], overlap: Sequence[tuple[int, int]]
+) -> stats.Estimate:
+    """``mean(first) - mean(second)`` of two 0/1 samples that share units in part (the
+    alternates of a bias type, and all original pairs of the type, which hold the originals of
+    the linked alternates; ``overlap``: the (first, second) verdicts of each linked pair).
+
+    Newcombe's square-and-add interval assumes independent samples; here the linked pairs make
+    the shares correlated. The MOVER interval (Zou & Donner 2008, Newcombe's method with a
+    correlation) takes each share's Wilson limits (statsmodels) and their estimated
+    correlation, ``m cov(a, o) / (n1 n2)`` over the share's standard errors (``m`` linked
+    pairs); with no overlap it is Newcombe's independent interval exactly."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    n1, n2 = len(first), len(second)
+    if n1 == 0 or n2 == 0:
+        return stats.Estimate(None, n1 + n2, method=STUDY_METHOD)
+    p1, p2 = float(np.mean(first)), float(np.mean(second))
+    l1, u1 = (float(v) for v in proportion_confint(sum(first), n1, alpha=1 - stats.LEVEL, method="wilson"))
+    l2, u2 = (float(v) for v in proportion_confint(sum(second), n2, alpha=1 - stats.LEVEL, method="wilson"))
+    r = 0.0
+    if len(overlap) >= 2 and 0 < p1 < 1 and 0 < p2 < 1:
+        pairs = np.asarray(overlap, dtype=float)
+        covariance = len(overlap) * float(np.cov(pairs[:, 0], pairs[:, 1], ddof=0)[0, 1]) / (n1 * n2)
+        r = float(np.clip(covariance / np.sqrt(p1 * (1 - p1) / n1 * p2 * (1 - p2) / n2), -1.0, 1.0))
+    d = p1 - p2
+    low = d - np.sqrt(max((p1 - l1) ** 2 + (u2 - p2) ** 2 - 2 * r * (p1 - l1) * (u2 - p2), 0.0))
+    high = d + np.sqrt(max((u1 - p1) ** 2 + (p2 - l2) ** 2 - 2 * r * (u1 - p1) * (p2 - l2), 0.0))
+    return stats.Estimate(
+        d, n1 + n2, float(max(low, -1.0)), float(min(high, 1.0)),
+        method=f"{STUDY_METHOD} ({r:.2f} over {len(overlap)} linked pairs)",
+    )
+
+
 def explain_published(
-    imported: Mapping[str, Any], recomputed: stats.Estimate, dataset: Dataset, bias_type: str
+    imported: Mapping[str, Any], recomputed: stats.Estimate, dataset: Dataset, bias_type: str,
+    published: float | None = None,
 ) -> str:
     """Why the published number of an imported score set differs from the one recomputed here,
     in words, from what the import found (``summary.json``'s ``imported``): rows whose sentence
     columns were swapped, rows whose published verdict disagrees with their own sentence
-    scores, and the direction labels of those rows."""
-    published = imported.get("published_metric_score")
+    scores, and the direction labels of those rows. ``published`` is this bias type's published
+    number (:func:`published_for`); without one nothing is explained."""
     if published is None or recomputed.value is None:
         return ""
     directions = {p.pair_id: p.direction for p in dataset.pairs if p.bias_type == bias_type}
@@ -415,18 +499,6 @@ def explain_published(
     return "; ".join(parts)
 
 
-def _two_sample(a: stats.Estimate, b: stats.Estimate) -> stats.Estimate:
-    """Difference of two independent proportions with Newcombe's interval (statsmodels)."""
-    from statsmodels.stats.proportion import confint_proportions_2indep
-
-    if a.value is None or b.value is None:
-        return stats.Estimate(None, a.n + b.n)
-    low, high = confint_proportions_2indep(
-        round(a.value * a.n), a.n, round(b.value * b.n), b.n, method="newcomb", compare="diff"
-    )
-    return stats.Estimate(a.value - b.value, a.n + b.n, float(low), float(high), method="newcombe")
-
-
 def _e(d: dict[str, Any]) -> stats.Estimate:
     return stats.Estimate.from_dict(d)
 
@@ -448,21 +520,24 @@ def _report(
         [
             [
                 r["bias_type"], r["label"], str(r["agreement"]["n"]),
-                _pct(_e(r["original_metric_linked"])), _pct(_e(r["alternate_metric"])),
+                _pct(_e(r["original_metric_linked"])), _pct(_e(r["alternate_metric_linked"])),
                 _pct(_e(r["difference"])), _pct(_e(r["agreement"])), _e(r["kappa"]).text(2),
                 _e(r["gap_correlation"]).text(2),
                 "-" if r["mcnemar_p"] is None else f"{r['mcnemar_p']:.3g}",
-                "-" if r["alternate_metric_as_published"] is None else f"{r['alternate_metric_as_published']:.2f}",
+                _published_cell(r),
             ]
             for r in rows
         ],
         "Metric = % of pairs whose more stereotyping sentence the model prefers (50 = none); "
-        "original % is over the original pairs that have an alternate, alternate % over the "
-        "alternates (as the scores imply on the dataset's own sent_more; 'as published' is the "
-        "mean of the file's score column, explained in the table 'Published numbers'). A "
+        "original % and alternate % are over the same linked pairs (n), as the scores imply on "
+        "the dataset's own sent_more; 'as published' is the mean of the file's score column "
+        "over that bias type's rows (its own n), explained in the table 'Published numbers'. A "
         "reliable instrument gives a Δ near 0, high agreement and kappa, and a positive gap "
-        "correlation. Wilson / bootstrap 95% intervals (no bootstrap under "
-        f"{stats.MIN_BOOTSTRAP} pairs); with n under about 30 the intervals span tens of points "
+        "correlation. 95% intervals: shares Wilson; Δ Tango's score interval for paired shares "
+        "(valid down to one pair); kappa a percentile bootstrap over pairs (inside [-1, 1]; none "
+        f"under {stats.MIN_BOOTSTRAP} pairs, nor at perfect agreement, where every resample "
+        "gives 1); gap rho a bootstrap from "
+        f"{stats.MIN_BOOTSTRAP} pairs. With n under about 30 the intervals span tens of points "
         "and a kappa means little.",
     )
     explained = Table(
@@ -481,9 +556,13 @@ def _report(
              _pct(_e(r["baseline_whole_type"])), _pct(_e(r["study_view_difference"]))]
             for r in rows
         ],
-        "The alternate subset against the metric of all original pairs of its bias type, as "
-        "Martínez & Kremer compared them. It mixes the effect of the rewording with the choice "
-        "of the pairs that were rewritten; prefer the paired table above. Newcombe 95% intervals.",
+        "The alternate subset (all its rows of the type, linked or not) against the metric of "
+        "all original pairs of its bias type, as Martínez & Kremer compared them. It mixes the "
+        "effect of the rewording with the choice of the pairs that were rewritten; prefer the "
+        "paired table above. The whole type holds the originals of the linked alternates, so "
+        "the two shares are not independent: Δ's 95% interval is MOVER-Wilson with their "
+        "estimated correlation (Newcombe's square-and-add interval when they share no pair); "
+        "Δ's n is the two samples' sizes added.",
     )
     link_table = Table(
         "Links from alternates to original pairs",
@@ -492,9 +571,9 @@ def _report(
         [
             [l_["file"], l_["bias_type"], str(l_["alternates"]), str(l_["linked"]), str(l_["used"]),
              str(l_["excluded"]), l_["by"],
-             "-" if l_["similarity_mean"] is None else f"{l_['similarity_mean']:.1f}",
-             "-" if l_["similarity_min"] is None else f"{l_['similarity_min']:.1f}",
-             str(l_["uncertain"]), str(l_["close_runner_up"]) if "text" in l_["by"] else "-",
+             _similarity_cell(l_, "similarity_mean"), _similarity_cell(l_, "similarity_min"),
+             "-" if l_.get("crosslingual") else str(l_["uncertain"]),
+             str(l_["close_runner_up"]) if "text" in l_["by"] else "-",
              str(l_["cross_type"])]
             for l_ in links
         ],
@@ -505,7 +584,9 @@ def _report(
         f"id column; those below --min-similarity ({options.min_similarity:g}) are excluded from "
         "every statistic ('excluded'); links 'by file' come from --links. 'close runner-up' "
         f"counts text links whose next-best original is within {CLOSE_MARGIN:g} points "
-        "(report.json lists every link).",
+        "(report.json lists every link). Between two languages the similarity of the texts "
+        "says nothing of the link (a translation shares few tokens with its original): it is "
+        "not shown, and no alert is drawn from it.",
     )
     flip_table = Table(
         "Pairs flipping under every model, against chance",
@@ -521,6 +602,7 @@ def _report(
         "2 models a flip under both is common, and says nothing of a pair by itself.",
     )
     notes = [f"NOTE {u['input']}: {u['reason']}" for u in [*unused, *_excluded(links)]]
+    notes += _link_notes(links) + small_n_notes(rows)
     report = InstrumentReport(
         kind="reliability",
         title="Parallel-form reliability",
@@ -556,12 +638,20 @@ ALERT_UNCERTAIN_SHARE = 0.2
 
 def alerts(rows: Sequence[dict[str, Any]], links: Sequence[dict[str, Any]]) -> list[str]:
     """Sentences that call out an alternate form that looks broken, not merely unreliable:
-    many links to originals that do not resemble it, links into another bias type, or
-    agreement no better than chance under every model (kappa's interval reaching 0)."""
+    many links to originals that do not resemble it (same-language text only: a translation
+    never resembles its original), links into another bias type, or agreement no better than
+    chance under every model. The last needs evidence: every model's kappa has an interval
+    (:data:`~curate.intervals.MIN_BOOTSTRAP` pairs or more, not every resample at one value)
+    and it reaches 0. A kappa with no interval is never counted as reaching 0; where the pairs
+    are too few, :func:`small_n_notes` says so instead."""
     out = []
     for link in links:
         where = f"ALERT {link['file']} ({link['bias_type']})"
-        if link["linked"] and link["uncertain"] > ALERT_UNCERTAIN_SHARE * link["linked"]:
+        if (
+            not link.get("crosslingual")
+            and link["linked"]
+            and link["uncertain"] > ALERT_UNCERTAIN_SHARE * link["linked"]
+        ):
             out.append(
                 f"{where}: {link['uncertain']} of {link['linked']} alternates barely resemble the "
                 f"pair they are linked to (similarity < {UNCERTAIN_LINK:g}); check the file for "
@@ -569,20 +659,71 @@ def alerts(rows: Sequence[dict[str, Any]], links: Sequence[dict[str, Any]]) -> l
             )
         if link["cross_type"]:
             out.append(f"{where}: {link['cross_type']} alternates are linked to pairs of another bias type")
-        mine = [r for r in rows if r["bias_type"] == link["bias_type"] and r["alternate_file"] == link["file"]]
-        if mine and all((r["kappa"].get("low") is None or r["kappa"]["low"] <= 0) for r in mine):
+        mine = _rows_of(rows, link)
+        kappas = [r["kappa"] for r in mine]
+        if kappas and all(k.get("low") is not None and k["low"] <= 0 for k in kappas):
             out.append(
                 f"{where}: verdict agreement with the original pairs is not distinguishable from "
-                f"chance under any of the {len(mine)} models (kappa's 95% interval reaches 0)"
+                f"chance under any of the {len(mine)} models (kappa's 95% interval reaches 0 for "
+                f"each, n={', '.join(str(k['n']) for k in kappas)})"
             )
     return out
+
+
+def _rows_of(rows: Sequence[dict[str, Any]], link: dict[str, Any]) -> list[dict[str, Any]]:
+    return [r for r in rows if r["bias_type"] == link["bias_type"] and r["alternate_file"] == link["file"]]
+
+
+def small_n_notes(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """Where kappa has no interval for want of pairs: whether agreement beats chance cannot be
+    told there, said once per file and bias type (instead of an alert either way)."""
+    out = []
+    seen = set()
+    for r in rows:
+        key = (r["alternate_file"], r["bias_type"])
+        n = r["kappa"]["n"]
+        if key in seen or not 0 < n < stats.MIN_BOOTSTRAP:
+            continue
+        seen.add(key)
+        out.append(
+            f"NOTE {key[0]} ({key[1]}): {n} linked pairs: too few pairs to tell whether verdict "
+            f"agreement beats chance (kappa gets an interval from {stats.MIN_BOOTSTRAP} pairs)"
+        )
+    return out
+
+
+def _link_notes(links: Sequence[dict[str, Any]]) -> list[str]:
+    """How the pairs of a file were linked when ``--links`` covered only part of it."""
+    out = []
+    for link in links:
+        counts = link.get("by_counts") or {}
+        if counts.get("file") and len(counts) > 1:
+            rest = ", ".join(f"{n} by {by}" for by, n in counts.items() if by != "file")
+            out.append(
+                f"NOTE {link['file']} ({link['bias_type']}): {counts['file']} of {link['linked']} "
+                f"pairs linked by --links, the other {rest}"
+            )
+    return out
+
+
+def _similarity_cell(link: dict[str, Any], key: str) -> str:
+    if link.get("crosslingual"):
+        return "- (other language)"
+    return "-" if link[key] is None else f"{link[key]:.1f}"
+
+
+def _published_cell(row: dict[str, Any]) -> str:
+    if row["alternate_metric_as_published"] is None:
+        return "-"
+    n = row.get("as_published_n")
+    return f"{row['alternate_metric_as_published']:.2f}" + (f" n={n}" if n else "")
 
 
 def _figure(rows: Sequence[dict[str, Any]]) -> Any:
     import plotly.graph_objects as go
 
     figure = go.Figure()
-    for side, key in (("original pairs", "original_metric_linked"), ("alternate form", "alternate_metric")):
+    for side, key in (("original pairs", "original_metric_linked"), ("alternate form", "alternate_metric_linked")):
         for model in sorted({r["label"] for r in rows}):
             mine = [r for r in rows if r["label"] == model]
             values = [100 * (r[key].get("value") or 0) for r in mine]
