@@ -125,6 +125,6 @@ def test_every_interval_contains_its_estimate(data: tuple[list[float], list[floa
         assert math.isfinite(estimate.value)
         assert _contains(estimate), estimate
         if estimate.low is not None and not estimate.method.startswith(("cronbach", "split-half")):
-            assert -1 - 1e-12 <= estimate.low and estimate.high <= 1 + 1e-12, estimate  # in range
+            assert estimate.low >= -1 - 1e-12 and estimate.high <= 1 + 1e-12, estimate  # in range
         assert estimate.p is None or 0 < estimate.p <= 1, estimate
         assert "p=0 " not in estimate.text(2)

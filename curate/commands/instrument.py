@@ -69,17 +69,21 @@ def _finish(
     ``skipped``: the rows --skip-bad-rows left out of each data file, recorded in the report."""
     from curate.findings import write_findings
     from curate.instrument.report import print_report, render_json, write_report
-    from curate.instrument.scores import file_sha256, unused_inputs, unused_lines
+    from curate.instrument.scores import file_sha256, files_named, unused_inputs, unused_lines
 
     digests = {file_sha256(p) for p in data}
     unused = unused_inputs(c for c in columns if c.data_sha256 in digests)
     for root in roots:
-        root = Path(root).resolve()
+        root = Path(root).absolute()
+        # a score set found through a symlinked folder lies below the root as given, not
+        # below its resolved path: both are asked
         used = any(
-            c.data_sha256 in digests and root in (c.directory.resolve(), *c.directory.resolve().parents)
+            c.data_sha256 in digests
+            and any(r in (d, *d.parents) for r in (root, root.resolve())
+                    for d in (c.directory.absolute(), c.directory.resolve()))
             for c in columns
         )
-        if not used and not any(root.rglob("stereoset.json")):
+        if not used and not files_named(root, "stereoset.json"):
             unused.append({"input": root.name, "reason": "no score set of these data files below it",
                            "contributes_nothing": True})
     report.data["unused"] = report.data.get("unused", []) + unused

@@ -73,7 +73,10 @@ def _finite_scores(scores: Iterable[PairScore]) -> tuple[dict[int, PairScore], t
     kept: dict[int, PairScore] = {}
     dropped = []
     for score in scores:
-        if math.isfinite(score.sent_more_score) and math.isfinite(score.sent_less_score):
+        # the verdict comes from ``compared`` (the rounded columns where the method rounds, the
+        # full ones otherwise): a NaN in either pair of columns is damage, not a verdict
+        numbers = (score.sent_more_score, score.sent_less_score, *score.compared)
+        if all(math.isfinite(x) for x in numbers):
             kept[score.pair_id] = score
         else:
             dropped.append(score.pair_id)
@@ -116,7 +119,7 @@ def find_score_columns(roots: Iterable[Path]) -> list[ScoreColumn]:
         root = Path(root)
         if not root.is_dir():
             raise InputError(f"{root}: no such directory (expected a `curate score --out` one)")
-        for summary_path in sorted(root.rglob("summary.json")):
+        for summary_path in files_named(root):
             if not (summary_path.parent / "scores.csv").is_file():
                 continue
             try:
@@ -155,6 +158,25 @@ def find_score_columns(roots: Iterable[Path]) -> list[ScoreColumn]:
     return columns
 
 
+def files_named(root: Path, name: str = "summary.json") -> list[Path]:
+    """Every file ``name`` below ``root``, following symlinked folders (``Path.rglob`` does
+    not, so a score folder linked into --scores was silently empty), each real folder once."""
+    import os
+
+    found = []
+    seen: set[Path] = set()
+    for folder, dirs, files in os.walk(root, followlinks=True):
+        real = Path(folder).resolve()
+        if real in seen:  # a link back up the tree, or two links to one folder
+            dirs[:] = []
+            continue
+        seen.add(real)
+        dirs.sort()
+        if name in files:
+            found.append(Path(folder) / name)
+    return sorted(found)
+
+
 def columns_for(path: Path, columns: Sequence[ScoreColumn]) -> list[ScoreColumn]:
     """The score columns computed on exactly this file (same SHA-256), one per (model, method)."""
     digest = file_sha256(path)
@@ -183,7 +205,7 @@ def find_stereoset_results(roots: Iterable[Path]) -> list[ModelLevelScore]:
     (% of items whose stereotype is preferred; 50 = none), comparable with the CrowS metric."""
     out = []
     for root in roots:
-        for path in sorted(Path(root).rglob("stereoset.json")):
+        for path in files_named(Path(root), "stereoset.json"):
             out.append(_stereoset_result(path))
     return out
 

@@ -85,8 +85,8 @@ def sensitivity(
           " → ".join("-" if v is None else f"{100 * v:.1f}" for v in (r["metric"][0], r["metric"][-1])),
           stats.Estimate.from_dict(r["first_to_last"]).text(1, 100.0),
           stats.Estimate.from_dict(r["test"]).text(2)] for r in rows],
-        "Δ: last minus first checkpoint over the same pairs (paired bootstrap 95% CI, from "
-        f"{stats.MIN_BOOTSTRAP} pairs). rho: Spearman correlation between the position in the "
+        "Δ: last minus first checkpoint over the same pairs (Tango's score 95% CI for paired "
+        "shares, valid down to one pair). rho: Spearman correlation between the position in the "
         "expected order and the metric; p: one-sided permutation p-value (every ordering of the "
         "checkpoints), so with 5 checkpoints it cannot go below 1/120 and with 3 below 1/6. "
         f"rho has no interval under {stats.MIN_BOOTSTRAP} checkpoints (a bootstrap of a handful "
@@ -115,7 +115,7 @@ def _first_to_last(first: ScoreColumn, last: ScoreColumn, pair_ids: Sequence[int
     """The paired change of the verdicts from the first to the last checkpoint."""
     ids = list(first.scores) if pair_ids is None else list(pair_ids)
     ids = [i for i in ids if i in first.scores and i in last.scores]
-    return stats.mean_difference([last.scores[i].score for i in ids], [first.scores[i].score for i in ids])
+    return stats.paired_difference([last.scores[i].score for i in ids], [first.scores[i].score for i in ids])
 
 
 def _figure(series: Sequence[dict[str, Any]]) -> Any:
