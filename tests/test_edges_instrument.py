@@ -128,6 +128,35 @@ def test_paired_difference_is_tangos_score_interval(b: int, c: int, n: int) -> N
             assert abs(_tango_z(b, c, n, inside)) < 1.959964
 
 
+def test_the_study_view_interval_accounts_for_the_overlap() -> None:
+    """The alternate subset against its whole bias type (which holds the alternates'
+    originals) used Newcombe's independent-samples interval: with no shared pair the MOVER
+    interval is statsmodels' Newcombe exactly; with positively correlated shared pairs it is
+    narrower, and always inside [-1, 1] holding its estimate."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    from curate.instrument.reliability import overlapping_difference
+
+    rng = np.random.default_rng(2)
+    for n1, n2 in ((5, 6), (12, 40), (33, 200)):
+        first = list(rng.integers(0, 2, n1))
+        second = list(rng.integers(0, 2, n2))
+        first[0], second[0] = 1, 0  # neither share at 0 or 1
+        first[1], second[1] = 0, 1
+        alone = overlapping_difference(first, second, [])
+        low, high = confint_proportions_2indep(sum(first), n1, sum(second), n2, method="newcomb", compare="diff")
+        assert alone.value == pytest.approx(np.mean(first) - np.mean(second))
+        assert (alone.low, alone.high) == pytest.approx((low, high))
+        # the first min(n1, n2) units of each are the same pairs, agreeing: a positive correlation
+        shared = list(first[: min(n1, n2)])
+        second[: len(shared)] = shared
+        overlapped = overlapping_difference(first, second, [(v, v) for v in shared])
+        plain = confint_proportions_2indep(sum(first), n1, sum(second), n2, method="newcomb", compare="diff")
+        assert -1 <= overlapped.low <= overlapped.value <= overlapped.high <= 1
+        assert overlapped.high - overlapped.low < plain[1] - plain[0]
+        assert overlapped.method.startswith("difference of overlapping shares, MOVER-Wilson")
+
+
 def test_split_half_at_three_models_is_words_not_minus_nine_hundred_trillion() -> None:
     """`-894550610916063.75` at 3 models: under 5 models split-half is words; at 5, halves that
     correlate at -1 within rounding are skipped, never stepped up to minus infinity."""
@@ -519,6 +548,18 @@ def test_as_published_is_per_bias_type(files: dict[str, Path], tmp_path: Path) -
         else:  # published = recomputed: nothing to explain beyond that
             assert "+0.0 points" in row["published_explained"]
             assert "contradicts" not in row["published_explained"]
+    # an import made before the per-type numbers were recorded: the whole file's mean is no
+    # type's number, so none is shown, and why is said
+    summary_path = next((tmp_path / "scores" / "alternate").rglob("summary.json"))
+    summary = json.loads(summary_path.read_text())
+    del summary["imported"]["published_metric_by_bias_type"]
+    summary_path.write_text(json.dumps(summary))
+    result = _run("reliability", str(files["alternate"]), "--original", str(files["pairs"]),
+                  "-s", str(tmp_path / "scores"), "-o", str(tmp_path / "old"))
+    assert result.exit_code == 0, result.output
+    for row in _report(tmp_path / "old")["rows"]:
+        assert row["alternate_metric_as_published"] is None
+        assert "import the file again" in row["published_explained"]
 
 
 def test_scores_follow_a_symlinked_folder(files: dict[str, Path], tmp_path: Path) -> None:

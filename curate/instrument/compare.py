@@ -49,8 +49,9 @@ def _reliability_table(
         "Parallel forms, before and after",
         ["bias type", "model · method", f"{names[0]}: agreement %", "kappa", f"{names[1]}: agreement %", "kappa"],
         table_rows,
-        "Verdict agreement between each version's pairs and their alternate form, and Cohen's "
-        "kappa (95% CI). A revision that fixed broken pairs should raise both; with n under "
+        "Verdict agreement between each version's pairs and their alternate form (Wilson 95% "
+        "CI), and Cohen's kappa (percentile bootstrap 95% CI over pairs, inside [-1, 1]; none "
+        f"under {stats.MIN_BOOTSTRAP} pairs or at perfect agreement). A revision that fixed broken pairs should raise both; with n under "
         "about 30 per bias type the intervals overlap and say nothing either way.",
     )
     return table, {"before": results[0], "after": results[1]}
