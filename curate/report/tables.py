@@ -144,15 +144,20 @@ def overview_rows(data: Report) -> list[tuple[str, list[str]]]:
                 for m in models
             ],
         ),
-        (
-            "forward passes saved by the cache",
-            [
-                f"{m['compute']['forward_passes_saved']:,} of "
-                f"{m['compute']['after']['unique_masked']:,}"
-                for m in models
-            ],
-        ),
     ]
+    if any("compute" in m for m in models):  # none when every column came from score sets
+        rows.append(
+            (
+                "forward passes saved by the cache",
+                [
+                    f"{m['compute']['forward_passes_saved']:,} of "
+                    f"{m['compute']['after']['unique_masked']:,}"
+                    if "compute" in m
+                    else "– (read from score sets)"
+                    for m in models
+                ],
+            )
+        )
     return rows
 
 
