@@ -184,3 +184,76 @@ def test_a_score_set_of_one_version_only_is_named_and_left_out(
     assert "a score set of raw but none of 1.0.0-test; not compared" in stderr
     assert "no model and method has a score set of both raw and 1.0.0-test" in stderr
     assert "Traceback" not in only_raw.output and not (tmp_path / "o2").exists()
+
+
+def _export_metric_py(scores_csv: Path, target: Path) -> Path:
+    """A ``curate score`` output rewritten as ``metric.py`` writes its own: the two compared
+    scores (pll's, rounded to three decimals) and the verdict, one row per pair."""
+    from curate.score.files import read_scores_csv
+
+    with target.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["sent_more", "sent_less", "sent_more_score", "sent_less_score", "score",
+                         "stereo_antistereo", "bias_type"])  # fmt: skip
+        for s in read_scores_csv(scores_csv):
+            more, less = s.compared
+            writer.writerow([s.sent_more, s.sent_less, repr(more), repr(less), s.score,
+                             s.direction, s.bias_type])  # fmt: skip
+    return target
+
+
+def _verdicts(report: Path) -> dict[str, object]:
+    """What the report says about its one column that scores decide (not labels, provenance)."""
+    (column,) = json.loads(report.read_text(encoding="utf-8"))["models"]
+    return {
+        "flips": [(f["pair_id"], f["change"]) for f in column["flips"]["pairs"]],
+        "mcnemar": column["mcnemar"]["table"],
+        "metric": (column["before"]["metric_score"], column["after"]["metric_score"]),
+        "delta": column["delta"],
+    }
+
+
+def test_imported_scores_of_a_tiny_model_give_the_flips_of_scoring_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.support.tiny_models import SAMPLE_PAIRS, single_thread, tiny_model_dir
+
+    raw = SAMPLE_PAIRS
+    revised = (
+        raw[0],
+        raw[1].with_changes(sent_more="Poor people are really ignorant about money."),
+        raw[2].with_changes(sent_more=raw[2].sent_less, sent_less=raw[2].sent_more),
+        raw[3].with_changes(sent_less="The old woman was too frail to climb the stairs."),
+        raw[4].with_changes(bias_type="nationality"),
+        raw[5], raw[6],
+        raw[7].with_changes(sent_more=raw[7].sent_less, sent_less=raw[7].sent_more),
+        raw[9],
+        SAMPLE_PAIRS[0].with_changes(pair_id=40, sent_more="Girls can't drive."),
+    )  # fmt: skip
+    make_project(tmp_path, raw)
+    release = tmp_path / "data" / "clean" / RELEASE
+    (release / "dist").mkdir(parents=True)
+    (release / "recipe.toml").write_text("# test release\n", encoding="utf-8")
+    write_pairs(revised, release / "dist" / "crows_pairs_revised.csv")
+    monkeypatch.chdir(tmp_path)
+    model = str(tiny_model_dir("bert"))
+
+    def run(*args: str) -> None:
+        result = runner.invoke(app, list(args))
+        assert result.exit_code == 0, result.output
+
+    with single_thread():
+        for spec in ("raw", RELEASE):
+            run("score", spec, "-m", model, "-o", f"scored/{spec}", "--format", "json")
+            (scores_csv,) = (tmp_path / "scored" / spec).rglob("scores.csv")
+            published = _export_metric_py(scores_csv, tmp_path / f"bert-{spec}.csv")
+            run("score", spec, "--import", str(published), "-m", "tiny-bert", "-o",
+                f"imported/{spec}", "--format", "json")  # fmt: skip
+        common = ("raw", RELEASE, "--bootstrap", "300", "--format", "json")
+        run("diff-report", *common, "-m", model, "-o", "by-model")
+    run("diff-report", *common, "--scores", "imported", "-o", "by-import")
+    run("diff-report", *common, "--scores", "scored", "-o", "by-score-sets")
+    scored = _verdicts(tmp_path / "by-model" / "report.json")
+    assert len(scored["flips"]) >= 2  # type: ignore[arg-type]  # the two swapped pairs at least
+    assert _verdicts(tmp_path / "by-import" / "report.json") == scored
+    assert _verdicts(tmp_path / "by-score-sets" / "report.json") == scored
