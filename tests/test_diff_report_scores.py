@@ -159,6 +159,15 @@ def test_22_imported_score_sets_per_version_give_the_full_report_with_no_model(
     assert {r["pair_id"] for r in data["robust_flips"]["only_one"]} == once
     assert "instrument" in data  # 22 columns: the instrument-quality section is built too
     assert "22 of the 22 columns read from score sets" in done.stderr
+    # one method for all 22 columns: said once, never in each column's name (issue 47)
+    assert done.stdout.count("imported:metric.py") == 1
+    assert "every column scored with imported:metric.py" in done.stdout
+    assert all(model in done.stdout for model in MODELS)
+    for name in ("report.md", "report.html"):
+        text = (study / "report" / name).read_text(encoding="utf-8")
+        assert "· imported:metric.py" not in text and "every column scored with imported:metric.py" in text
+        assert "(unknown method)" not in text
+    assert all(c["label"] == f"{c['model']} · imported:metric.py" for c in columns)  # the JSON keeps them
     assert (study / "report" / "report.html").is_file()
 
 

@@ -457,14 +457,22 @@ def _fmt(value: float | None, sign: bool = False) -> str:
 
 
 def _summary(data: Report) -> None:
+    from curate.report.tables import shared_method, short_labels
+
+    data = short_labels(data)  # one method for every column: said once, above the table
     counts = data["alignment"]["counts"]
     out.print(
         f"{data['before']['label']} -> {data['after']['label']}: {counts['unchanged']} unchanged, "
         f"{counts['edited']} edited, {counts['dropped']} dropped, {counts['added']} added",
         markup=False,
     )
+    method = shared_method(data)
+    if method is not None and len(data["models"]) > 1:
+        out.print(f"every column scored with {method}", markup=False)
+    computed = any("compute" in m for m in data["models"])
     table = Table(title_justify="left")
-    for column in ("model", "before", "after", "delta", "95% CI", "flips", "McNemar p", "saved"):
+    headers = ("model", "before", "after", "delta", "95% CI", "flips", "McNemar p")
+    for column in (*headers, "saved") if computed else headers:
         numeric = column != "model"
         table.add_column(column, justify="right" if numeric else "left", no_wrap=numeric)
     for m in data["models"]:
@@ -482,6 +490,10 @@ def _summary(data: Report) -> None:
             interval,
             f"{m['flips']['count']}/{m['flips']['edited']}",
             f"{m['mcnemar']['p_value']:.3g}",
-            f"{m['compute']['forward_passes_saved']:,}" if "compute" in m else "-",
+            *(
+                [f"{m['compute']['forward_passes_saved']:,}" if "compute" in m else "-"]
+                if computed
+                else []
+            ),
         )
     print_table(table, out)
