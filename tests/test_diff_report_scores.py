@@ -260,9 +260,18 @@ def test_imported_scores_of_a_tiny_model_give_the_flips_of_scoring_it(
                 f"imported/{spec}", "--format", "json")  # fmt: skip
         common = ("raw", RELEASE, "--bootstrap", "300", "--format", "json")
         run("diff-report", *common, "-m", model, "-o", "by-model")
+        # both routes in one report: the model scored (from the cache) beside its import
+        run("diff-report", *common, "-m", model, "--scores", "imported", "-o", "both")
     run("diff-report", *common, "--scores", "imported", "-o", "by-import")
     run("diff-report", *common, "--scores", "scored", "-o", "by-score-sets")
     scored = _verdicts(tmp_path / "by-model" / "report.json")
     assert len(scored["flips"]) >= 2  # type: ignore[arg-type]  # the two swapped pairs at least
     assert _verdicts(tmp_path / "by-import" / "report.json") == scored
     assert _verdicts(tmp_path / "by-score-sets" / "report.json") == scored
+    both = json.loads((tmp_path / "both" / "report.json").read_text(encoding="utf-8"))
+    assert [c["label"] for c in both["models"]] == ["tiny-bert · imported:metric.py", "bert · pll"]
+    imported, by_model = both["models"]
+    assert [(f["pair_id"], f["change"]) for f in imported["flips"]["pairs"]] == scored["flips"]
+    assert "compute" in by_model and "compute" not in imported
+    flipped = [f["pair_id"] for f in by_model["flips"]["pairs"]]
+    assert [f["pair_id"] for f in both["robust_flips"]["every"]] == flipped

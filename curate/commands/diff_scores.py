@@ -37,6 +37,9 @@ def given_columns(
     from curate.report.explore_data import model_display_name
     from curate.report.given_scores import GivenColumn, missing_pairs
 
+    for root in roots:
+        if Path(root).is_file():
+            raise InputError(f"{root}: is a file; --scores takes a directory of score sets")
     found = find_score_columns(roots)
     digests = [file_sha256(path) for path in paths]
     sides: dict[tuple[str, str], list[ScoreColumn | None]] = {}
@@ -53,10 +56,10 @@ def given_columns(
                     f"{column.directory}: skipped, {column.label} already has a score set of "
                     f"{versions[side].label} ({kept.directory}) with other scores"
                 )
-    used = {id(c) for slot in sides.values() for c in slot if c is not None}
+    used = [c.directory.resolve() for slot in sides.values() for c in slot if c is not None]
     for root in roots:
         inside = Path(root).resolve()
-        if not any(id(c) in used and inside in (c.directory.resolve(), *c.directory.resolve().parents) for c in found):
+        if not any(inside in (d, *d.parents) for d in used):
             _warn(
                 f"{root}: no score set of {versions[0].label} or {versions[1].label} below it "
                 "(score sets of another file?)"
