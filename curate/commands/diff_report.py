@@ -135,8 +135,7 @@ def diff_report(
         "--corpus), beside its columns in the report: a text file or stereoset-unrelated.",
     ),
 ) -> None:
-    """Score two versions with each model (or read their score sets, --scores) and report
-    what the revision changed.
+    """Score two versions with each model and report what the revision changed.
 
     Pairs are matched by id (unchanged, edited, dropped, added), comparing only the columns
     both versions have: a five-column revision of the upstream file gives the same report as
