@@ -74,6 +74,12 @@ def test_one_version_compares_against_raw_with_the_defaults(project: Path, model
     assert [m["label"] for m in data["models"]] == ["bert · pll"]
     assert "raw -> after.csv: 3 unchanged, 2 edited, 1 dropped, 1 added" in result.stdout
     assert "bert · pll on after.csv" in result.stderr
+    # the line of each finished run says what it counted (issue 47: "1,554 jobs to compute" on
+    # 30 pairs): masked copies for pll, computed in this run
+    (line,) = [x for x in result.stderr.splitlines() if x.startswith("bert · pll on raw: done")]
+    data_raw = data["models"][0]["compute"]["before"]["unique_masked"]
+    assert f"done, computed {data_raw:,} masked copies" in line, result.stderr
+    assert "jobs" not in result.stderr
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in (out / "report.html").read_text("utf-8")
 
 
@@ -98,7 +104,11 @@ def test_two_models_give_a_column_each(project: Path, model: str) -> None:
     result = _run("after.csv", "-m", model, "-m", other, "--bootstrap", "100", "--no-cache")
     assert result.exit_code == 0, result.output
     markdown = (project / "build" / "diff-report" / "report.md").read_text(encoding="utf-8")
-    assert "|  | bert · pll | roberta · pll |" in markdown
+    # one method for every column: the columns are named by model, the method said once
+    assert "|  | bert | roberta |" in markdown
+    assert "- models (every column scored with pll): bert (`" in markdown
+    assert "every column scored with pll" in result.stdout
+    assert "roberta · pll" not in result.stdout
     assert not (project / ".curate-cache").exists()
 
 

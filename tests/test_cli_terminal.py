@@ -120,8 +120,9 @@ def test_diff_report_in_a_pipe_keeps_both_labels_and_every_number(project: Path)
     assert [m["model_label"] for m in data["models"]] == list(LABELS)
     text = result.stdout
     assert "…" not in text
+    assert "every column scored with pll" in text  # one method: said once (issue 47)
     for m in data["models"]:
-        assert m["label"] in text
+        assert m["model_label"] in text
         overall = m["delta"]["overall"]
         for number in (m["before"]["metric_score"], m["after"]["metric_score"]):
             assert _pct(number) in text

@@ -75,6 +75,14 @@ def diff_report(
         "casing) as curate sweep used them, so its cached scores are reused; and its versions "
         "by label. Options given here override the plan's settings. -m adds models.",
     ),
+    scores: list[Path] | None = typer.Option(
+        None,
+        "--scores",
+        help="A directory of `curate score` outputs, imported ones (`curate score --import`) "
+        "included, searched recursively; repeat for several. Each model and method with a "
+        "score set of both versions (matched by the data SHA-256 in its summary.json) is a "
+        "column, and no model is loaded for it. -m adds models to score.",
+    ),
     methods: list[str] | None = typer.Option(
         None,
         "--method",
@@ -137,7 +145,9 @@ def diff_report(
     the edited pairs, McNemar's exact test and Murphy's (2022) threshold view; across the
     columns, the robust flips (pairs that flip under every column) and those that flip under one
     only. Scores go
-    through the cache, so unchanged pairs cost nothing and a rerun runs no model at all.
+    through the cache, so unchanged pairs cost nothing and a rerun runs no model at all; with
+    --scores, score sets already written (published outputs imported with curate score
+    --import, an earlier curate score) give the same report with no model loaded.
     """
     from curate.benchmarks import benchmark_of
     from curate.benchmarks.crows_pairs.upstream import COLUMN_OF
@@ -179,8 +189,15 @@ def diff_report(
         ] + model_settings
         if batch_size is None:  # the models named with --model: the plan's batch size
             batch_size = from_sweep.batch_size
-    if not entries:
-        raise UsageError("name a model with --model (or give --sweep)")
+    if not entries and not scores:
+        raise UsageError("name a model with --model, or give --scores or --sweep")
+    if not entries and methods:
+        raise UsageError(
+            "--method says how the models of -m are scored; the score sets of --scores keep "
+            "the method they were made with"
+        )
+    if not entries and corpus_spec is not None:
+        raise UsageError("--corpus measures the models of -m; score sets have no model to measure")
     cfg = config()
     out_dir = out_dir or cfg.output_dir / "diff-report"
     check_output_dir(out_dir)  # before any scoring
@@ -198,22 +215,23 @@ def diff_report(
         device=device,
     )
 
-    from huggingface_hub.utils import logging as hub_logging
-    from transformers.utils import logging as hf_logging
-
     from curate.release.versions import load_version_dataset
     from curate.report.output import write_report
-    from curate.report.rescoring import score_versions
     from curate.report.statistics import Settings
 
-    # Errors reach the user as one sentence; the hub client's retry chatter would bury it.
-    hf_logging.set_verbosity_error()
-    hf_logging.disable_progress_bar()
-    hub_logging.set_verbosity_error()
-    datasets = [
-        load_version_dataset(spec, cfg, fmt)[1]
+    if entries:  # no model, no transformers: --scores alone loads neither
+        from huggingface_hub.utils import logging as hub_logging
+        from transformers.utils import logging as hf_logging
+
+        # Errors reach the user as one sentence; the hub client's retry chatter would bury it.
+        hf_logging.set_verbosity_error()
+        hf_logging.disable_progress_bar()
+        hub_logging.set_verbosity_error()
+    loaded = [
+        load_version_dataset(spec, cfg, fmt)
         for (spec, _), fmt in zip(specs, formats, strict=True)
     ]
+    datasets = [dataset for _, dataset in loaded]
     own = next(
         (b for b in map(benchmark_of, datasets) if b.scoring.diff_report is not None), None
     )
@@ -225,6 +243,11 @@ def diff_report(
 
         corpus = load_corpus(corpus_spec, cfg)
     if own is not None:  # the benchmark's own metrics
+        if scores:
+            raise UsageError(
+                f"--scores applies to pair files; {own.title} files are compared by scoring "
+                "them with -m"
+            )
         if methods:
             raise UsageError(
                 f"--method applies to pair files; {own.title} files are compared with "
@@ -258,26 +281,42 @@ def diff_report(
             f"note: not compared (a version has no such column): {escape(', '.join(unknown))}"
         )
     settings = Settings(bootstrap_samples=bootstrap, seed=seed)
+    from curate.commands.diff_scores import given_columns
 
-    result = run_comparison(
-        lambda display: score_versions(
-            before,
-            after,
-            [name for name, _ in entries],
-            labels=[label for _, label in entries],
-            model_methods=model_methods if from_sweep is not None else None,
-            model_settings=model_settings,
-            methods=scoring.methods,
-            cache=cache_path,
-            score_settings=scoring,
-            settings=settings,
-            progress=display.report,
-            on_loading=display.loading,
-            corpus=corpus,
-        ),
-        unit="jobs",
-        cached="batches",
+    given = (
+        given_columns(scores, (before, after), [resolved.path for resolved, _ in loaded])
+        if scores
+        else []
     )
+    from curate.report.rescoring import RescoringReport
+
+    result = RescoringReport({"models": []})  # type: ignore[typeddict-item]
+    if entries:
+        from curate.report.rescoring import score_versions
+
+        result = run_comparison(
+            lambda display: score_versions(
+                before,
+                after,
+                [name for name, _ in entries],
+                labels=[label for _, label in entries],
+                model_methods=model_methods if from_sweep is not None else None,
+                model_settings=model_settings,
+                methods=scoring.methods,
+                cache=cache_path,
+                score_settings=scoring,
+                settings=settings,
+                progress=display.report,
+                on_loading=display.loading,
+                corpus=corpus,
+            ),
+            unit="jobs",
+            cached="batches",
+        )
+    if given:
+        from curate.report.given_scores import given_report
+
+        result.data = given_report(before, after, given, settings, result.data["models"])
     for run in result.runs:
         s = run.stats
         if err.is_terminal:  # without a terminal, a line was printed as each run finished
@@ -304,10 +343,18 @@ def diff_report(
         counts = units.setdefault(run.stats.unit, [0, 0])
         counts[0] += run.stats.computed
         counts[1] += run.stats.cache_hits
-    err.print(
-        "this run computed "
-        + "; ".join(f"{c:,} {unit} and took {h:,} from the cache" for unit, (c, h) in units.items())
-    )
+    if units:
+        err.print(
+            "this run computed "
+            + "; ".join(
+                f"{c:,} {unit} and took {h:,} from the cache" for unit, (c, h) in units.items()
+            )
+        )
+    if given:
+        err.print(
+            f"{len(given)} of the {len(result.data['models'])} columns read from score sets "
+            "(--scores): no model loaded for them"
+        )
     out.print("wrote " + ", ".join(user_text(p) for p in paths))
 
 
@@ -386,7 +433,9 @@ def _rows(data: Report) -> list[dict[str, Any]]:
                 "flips": m["flips"]["count"],
                 "edited": m["flips"]["edited"],
                 "mcnemar_p": m["mcnemar"]["p_value"],
-                "forward_passes_saved": m["compute"]["forward_passes_saved"],
+                "forward_passes_saved": m["compute"]["forward_passes_saved"]
+                if "compute" in m
+                else None,
             }
         )
     return rows
@@ -407,14 +456,22 @@ def _fmt(value: float | None, sign: bool = False) -> str:
 
 
 def _summary(data: Report) -> None:
+    from curate.report.tables import shared_method, short_labels
+
+    data = short_labels(data)  # one method for every column: said once, above the table
     counts = data["alignment"]["counts"]
     out.print(
         f"{data['before']['label']} -> {data['after']['label']}: {counts['unchanged']} unchanged, "
         f"{counts['edited']} edited, {counts['dropped']} dropped, {counts['added']} added",
         markup=False,
     )
+    method = shared_method(data)
+    if method is not None and len(data["models"]) > 1:
+        out.print(f"every column scored with {method}", markup=False)
+    computed = any("compute" in m for m in data["models"])
     table = Table(title_justify="left")
-    for column in ("model", "before", "after", "delta", "95% CI", "flips", "McNemar p", "saved"):
+    headers = ("model", "before", "after", "delta", "95% CI", "flips", "McNemar p")
+    for column in (*headers, "saved") if computed else headers:
         numeric = column != "model"
         table.add_column(column, justify="right" if numeric else "left", no_wrap=numeric)
     for m in data["models"]:
@@ -432,6 +489,10 @@ def _summary(data: Report) -> None:
             interval,
             f"{m['flips']['count']}/{m['flips']['edited']}",
             f"{m['mcnemar']['p_value']:.3g}",
-            f"{m['compute']['forward_passes_saved']:,}",
+            *(
+                [f"{m['compute']['forward_passes_saved']:,}" if "compute" in m else "-"]
+                if computed
+                else []
+            ),
         )
     print_table(table, out)

@@ -134,17 +134,25 @@ class VersionsProgress:
         self._loaded()
         self._loading = self._progress.add_task(f"loading {escape(model)}", total=None, unit="")
 
-    def report(self, model: str, version: str, done: int, total: int) -> None:
-        """``progress`` of the comparison: ``done`` of ``total`` jobs of (model, version)."""
+    def report(
+        self, model: str, version: str, done: int, total: int, unit: str | None = None
+    ) -> None:
+        """``progress`` of the comparison: ``done`` of ``total`` jobs of (model, version) not
+        in the cache, in ``unit`` when the caller names it (masked copies for pll, sentences
+        for the one-pass methods), else the display's own. The line of a finished run says
+        what it computed in that unit, so "1,554 masked copies" on 30 pairs is not read as
+        1,554 pairs or 1,554 jobs of unknown size."""
         self._loaded()
+        unit = unit or self._unit
         key = (model, version)
         self._log.started(key)
         if done == total and key not in self._finished:
             self._finished.add(key)
-            self._log.finished(f"{model} on {version}: done, {total:,} {self._unit} to compute", key=key)
+            counted = f"computed {total:,} {unit}" if total else f"no {unit} to compute (cached)"
+            self._log.finished(f"{model} on {version}: done, {counted}", key=key)
         if key not in self._tasks:
             self._tasks[key] = self._progress.add_task(
-                escape(f"scoring {model} on {version}"), total=total, unit=self._unit
+                escape(f"scoring {model} on {version}"), total=total, unit=unit
             )
         self._progress.update(self._tasks[key], completed=done, total=total)
 

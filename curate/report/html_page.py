@@ -23,8 +23,10 @@ from curate.report.tables import (
     confidence_percent,
     escape_html,
     method_sentences,
+    models_line,
     overview_rows,
     pct,
+    short_labels,
 )
 
 
@@ -310,6 +312,7 @@ def render_html(data: Report, explore: str | None = None) -> str:
     flip tables and every change, with all dataset text escaped."""
     from plotly.offline import get_plotlyjs
 
+    data = short_labels(data)
     before, after = data["before"], data["after"]
     counts = data["alignment"]["counts"]
     models = data["models"]
@@ -324,8 +327,12 @@ def render_html(data: Report, explore: str | None = None) -> str:
         f"<li>pairs matched by id: {counts['unchanged']} unchanged, {counts['edited']} edited "
         f"({data['alignment']['edited_rescored']} in the sentences or direction), "
         f"{counts['dropped']} dropped, {counts['added']} added</li>",
-        "<li>models: "
-        + ", ".join(f"{escape_html(m['label'])} (<code>{escape_html(m['model'])}</code>)" for m in models)
+        f"<li>{models_line(data)}: "
+        + ", ".join(
+            escape_html(m["label"])
+            + (f" (<code>{escape_html(m['model'])}</code>)" if m["model"] != m["label"] else "")
+            for m in models
+        )
         + "</li>",
         "</ul>",
         '<p class="note">Metric: % of pairs whose more stereotyping sentence gets the higher '

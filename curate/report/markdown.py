@@ -18,9 +18,11 @@ from curate.report.tables import (
     bias_type_cells,
     confidence_percent,
     method_sentences,
+    models_line,
     overview_rows,
     pair_ids,
     pct,
+    short_labels,
     threshold_index,
     type_counts,
 )
@@ -88,6 +90,7 @@ def robust_flip_lines(data: Report) -> list[str]:
 
 def render_markdown(data: Report) -> str:
     """The report as Markdown: tables with a column per model; dataset text escaped."""
+    data = short_labels(data)
     before, after = data["before"], data["after"]
     counts = data["alignment"]["counts"]
     models = data["models"]
@@ -101,7 +104,12 @@ def render_markdown(data: Report) -> str:
         f"- pairs matched by id: {counts['unchanged']} unchanged, {counts['edited']} edited "
         f"({data['alignment']['edited_rescored']} in the sentences or direction), "
         f"{counts['dropped']} dropped, {counts['added']} added",
-        "- models: " + ", ".join(f"{escape_markdown(m['label'])} (`{escape_markdown(m['model'])}`)" for m in models),
+        f"- {models_line(data)}: "
+        + ", ".join(
+            escape_markdown(m["label"])
+            + (f" (`{escape_markdown(m['model'])}`)" if m["model"] != m["label"] else "")
+            for m in models
+        ),
         "",
         "Metric: % of pairs whose more stereotyping sentence gets the higher score under the "
         "column's method (pll: the pseudo-log-likelihood; 50 = no preference). Δ = after − "

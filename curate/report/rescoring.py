@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from curate.modelnames import model_label
 from curate.pairs import PAIR_FIELDS, Pair
@@ -144,8 +144,21 @@ def report_data(
     return report
 
 
-#: ``progress(column_label, version_label, done, total)`` while a version is being scored.
-ScoringProgress = Callable[[str, str, int, int], None]
+class ScoringProgress(Protocol):
+    """``progress(column_label, version_label, done, total, unit)`` while a version is being
+    scored: ``done`` of the ``total`` jobs the cache does not hold, counted in ``unit`` (masked
+    copies for pll and pll-word-l2r, sentences for the one-pass methods)."""
+
+    def __call__(self, column: str, version: str, done: int, total: int, unit: str, /) -> None:
+        ...
+
+
+def job_unit(method: str) -> str:
+    """What one job of ``method`` is, in words: a masked copy, or a whole sentence."""
+    from curate.score.methods import METHODS
+
+    chosen = METHODS.get(method)
+    return "sentences" if chosen is not None and chosen.one_pass else "masked copies"
 
 
 @dataclass(frozen=True)
@@ -271,10 +284,14 @@ def score_versions(
                 for version in (before, after):
 
                     def report(
-                        done: int, total: int, v: str = version.label, c: str = column.label
+                        done: int,
+                        total: int,
+                        v: str = version.label,
+                        c: str = column.label,
+                        unit: str = job_unit(column.method),
                     ) -> None:
                         if progress is not None:
-                            progress(c, v, done, total)
+                            progress(c, v, done, total, unit)
 
                     result = score_pairs(
                         version.pairs,

@@ -182,7 +182,8 @@ class ModelSection(Comparison):
     produced its scores, and the comparison.
 
     Built key by key in the order of report.json (model, label, model_label, method,
-    provenance, compute, then the comparison). ``label`` names the column; ``model_label`` and
+    provenance, compute, then the comparison); a column read from score sets
+    (``diff-report --scores``, :mod:`curate.report.given_scores`) has no ``compute``. ``label`` names the column; ``model_label`` and
     ``method`` its two coordinates (absent in reports written before there were methods).
     """
 
@@ -191,7 +192,8 @@ class ModelSection(Comparison):
     model_label: NotRequired[str]
     method: NotRequired[str]
     provenance: dict[str, Any]
-    compute: ComputeSection
+    #: what scoring cost; absent when the scores were read from score sets (nothing computed)
+    compute: NotRequired[ComputeSection]
     #: ``diff-report --corpus``: the model's (pseudo-)perplexity on a corpus.
     capability: NotRequired[dict[str, Any]]
 

@@ -144,16 +144,60 @@ def overview_rows(data: Report) -> list[tuple[str, list[str]]]:
                 for m in models
             ],
         ),
-        (
-            "forward passes saved by the cache",
-            [
-                f"{m['compute']['forward_passes_saved']:,} of "
-                f"{m['compute']['after']['unique_masked']:,}"
-                for m in models
-            ],
-        ),
     ]
+    if any("compute" in m for m in models):  # none when every column came from score sets
+        rows.append(
+            (
+                "forward passes saved by the cache",
+                [
+                    f"{m['compute']['forward_passes_saved']:,} of "
+                    f"{m['compute']['after']['unique_masked']:,}"
+                    if "compute" in m
+                    else "– (read from score sets)"
+                    for m in models
+                ],
+            )
+        )
     return rows
+
+
+def shared_method(data: Report) -> str | None:
+    """The method of every column when they all have the same one (and record it), else None."""
+    methods = {m.get("method") for m in data["models"]}
+    if len(methods) != 1:
+        return None
+    (method,) = methods
+    return method
+
+
+def short_labels(data: Report) -> Report:
+    """The report as the tables and charts show it: when every column has the same method, a
+    column is named by its model alone (``bert`` for ``bert · pll``; 22 columns of
+    ``… · imported:metric.py`` read the method 22 times otherwise), and the renderers say the
+    method once. report.json keeps the full labels; a report whose short names would collide,
+    or that mixes methods, is shown as it is."""
+    models = data["models"]
+    if shared_method(data) is None:
+        return data
+    names = [m.get("model_label") for m in models]
+    if any(not n for n in names) or len(set(names)) != len(names):
+        return data
+    rename = {m["label"]: str(n) for m, n in zip(models, names, strict=True)}
+    shown: Report = {**data, "models": [{**m, "label": rename[m["label"]]} for m in models]}  # type: ignore[typeddict-item]
+    robust = data.get("robust_flips")
+    if robust:
+        shown["robust_flips"] = {
+            **robust,
+            "columns": [rename.get(c, c) for c in robust["columns"]],
+            "only_one": [{**f, "column": rename.get(f["column"], f["column"])} for f in robust["only_one"]],
+        }
+    return shown
+
+
+def models_line(data: Report) -> str:
+    """How the intro names the columns' method: once, when every column shares it."""
+    method = shared_method(data)
+    return f"models (every column scored with {method})" if method else "models"
 
 
 def method_sentences(data: Report) -> list[str]:
@@ -167,9 +211,20 @@ def method_sentences(data: Report) -> list[str]:
         if method not in seen:
             seen.append(method)
     return [
-        f"{name}: {METHODS[name].summary}" if name in METHODS else f"{name}: (unknown method)"
+        f"{name}: {METHODS[name].summary}"
+        if name in METHODS
+        else f"{name}: {IMPORTED_SUMMARY}"
+        if name.startswith("imported:")
+        else f"{name}: (unknown method)"
         for name in seen
     ]
+
+
+#: What an imported column's sentence score is (``curate score --import``).
+IMPORTED_SUMMARY = (
+    "the sentence scores of a published per-pair output (curate score --import), the verdict "
+    "recomputed from them; no model was run here"
+)
 
 
 def bias_type_cells(data: Report, bias_type: str) -> list[str]:
