@@ -92,8 +92,15 @@ def sweep(
     the plan's corpus, each model's (pseudo-)perplexity on it goes into every summary.json of
     the model and into sweep.json; curate across then compares the models across benchmarks.
     """
+    import math
+
     from curate.sweep.plan import load_plan
 
+    if not math.isfinite(connect_timeout):
+        from curate.errors import UsageError
+
+        # Click's min=0.1 lets nan and inf through; socket.settimeout then raises.
+        raise UsageError(f"--connect-timeout must be a finite number of seconds, not {connect_timeout}")
     plan = load_plan(plan_file)
     if plan.cache is None:
         from dataclasses import replace
