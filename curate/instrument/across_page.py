@@ -104,9 +104,14 @@ def agreement_text(agree: Mapping[str, Any]) -> str:
         if undefined
         else ""
     )
+    if agree["mean_tau"] is None and not undefined:
+        return "none to give: fewer than two benchmarks have a combined column"
     if agree["mean_tau"] is None:
-        return "no tau between combined columns of different benchmarks: no two share 3 models" + (
-            f" with rankings that are not all ties ({undefined} pairs of such columns)" if undefined else ""
+        which = "the one pair" if undefined == 1 else f"none of the {undefined} pairs"
+        return (
+            f"no tau between combined columns of different benchmarks: {which} of such columns "
+            f"{'does not share' if undefined == 1 else 'shares'} 3 models with rankings that are "
+            "not all ties"
         )
     return (
         f"mean Kendall tau {agree['mean_tau']:.2f} (from {agree['min_tau']:.2f} to "
