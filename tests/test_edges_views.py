@@ -350,3 +350,21 @@ def test_across_two_sweeps_with_one_label_are_told_apart(tmp_path: Path):
     assert column["values"]["gpt2 (s2)"]["value"] == pytest.approx(80.0)
     assert column["values"]["bert"]["value"] == pytest.approx(55.0)  # the same in both: one
     assert "gpt2 (s1)" in result.output and "gpt2 (s2)" in result.output
+
+
+def test_across_page_prints_no_interval_that_does_not_hold_its_value():
+    """An interval from a benchmark's output that excludes its value (or a tau's outside
+    [-1, 1]) is not printed as one: the page says why instead."""
+    from curate.instrument.across import AcrossColumn, across_report
+    from curate.instrument.across_page import render_page, shown_interval, tau_text
+
+    values = {"a": {"value": 60.0, "n": 100, "low": 61.0, "high": 70.0},
+              "b": {"value": 55.0, "n": 100, "low": 45.0, "high": 64.0},
+              "c": {"value": 52.0, "n": 100, "no_interval": "n too small for an interval"}}  # fmt: skip
+    column = AcrossColumn("x", "crows-pairs", "CrowS-Pairs", "pll", "bias", "closer", 50.0, values)
+    page = render_page(across_report([column], ["a", "b", "c"]))
+    assert "[61.00, 70.00]" not in page and "[45.00, 64.00]" in page
+    assert "60.00 <span class='rank'>(no interval: the one given does not contain the value)" in page
+    assert not shown_interval({"value": 0.9, "low": 0.5, "high": 1.2}, (-1.0, 1.0))
+    assert tau_text({"value": 0.9, "low": 0.5, "high": 1.2, "no_interval": ""}) == "0.90"
+    assert tau_text({"value": 0.9, "low": 0.5, "high": 1.0}) == "0.90 [0.50, 1.00]"
