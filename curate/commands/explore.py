@@ -126,7 +126,9 @@ def explore(
         changes = read_changes(changes_file) if changes_file.is_file() else []
         pairs = tuple(read_pairs_file(resolved.path))
         version_data.append(
-            VersionData(resolved.label, pairs, tuple(changes), _language(pairs))
+            VersionData(
+                resolved.label, pairs, tuple(changes), _language(pairs), _data_record(resolved.path)
+            )
         )
     if findings_paths is None:
         default = cfg.output_dir / "findings.jsonl"
@@ -182,9 +184,13 @@ def explore(
         )
         score_sets = [s for s in score_sets if all(s is not d for d in same[1:])]
     data = build_explore_data(version_data, findings, round_data, score_sets)
+    for note in data["notes"]:  # the page shows them too, above the numbers
+        err.print(f"note: {escape(note)}")
     tokens: dict[int, dict[int, Any]] = {}
     if not no_tokens and score_sets:
-        tokens = _tokens(group_models(score_sets), data["rows"], _cache_path(cfg, cache))
+        tokens = _tokens(
+            group_models(score_sets, version_data), data["rows"], _cache_path(cfg, cache)
+        )
         for index, model in enumerate(data["models"]):
             model["tokens"] = index in tokens
     written = write_site(data, tokens, out_dir)
@@ -233,8 +239,20 @@ def _located(provenance: dict[str, Any], summary: str) -> dict[str, Any]:
     return dict(provenance)
 
 
+def _data_record(path: Path) -> tuple[str, str] | None:
+    """The version's file as `curate score` records it in summary.json (name, SHA-256), so a
+    score set made from it is known to serve it."""
+    from curate.score.outputs import data_info
+
+    try:
+        info = data_info(path)
+    except OSError:
+        return None
+    return str(info["file"]), str(info["sha256"])
+
+
 def _tokens(
-    models: list[list[Any]], rows: list[dict[str, Any]], cache_path: Path
+    models: list[Any], rows: list[dict[str, Any]], cache_path: Path
 ) -> dict[int, dict[int, Any]]:
     """Per model: pair id -> per version the per-token data of the scored text (or None)."""
     from curate.report.explore_tokens import token_logprobs
@@ -249,7 +267,8 @@ def _tokens(
         transient=True,
     ) as progress:
         task = progress.add_task("tokens", total=len(models))
-        for index, sets in enumerate(models):
+        for index, column in enumerate(models):
+            sets = column.sets
             wanted: list[tuple[int, int, tuple[str, str, str]]] = []
             for row in rows:
                 for v, cells in enumerate(row["v"]):

@@ -33,7 +33,9 @@ COMBINED_DEFINITION = (
     "(1 = least biased, i.e. closest to the ideal score; each benchmark weighs the same "
     "whatever its number of methods or metrics); capability columns (perplexity, StereoSet's "
     "LMS) and mixed ones (ICAT) are not combined; lower is better. A model missing from a "
-    "benchmark is ranked on the others."
+    "benchmark is ranked on the others. A column counts only where 2 or more models have a "
+    "value; a model that shares no bias column with another has no combined score, and "
+    "models that share no column with each other are ranked within their own group."
 )
 
 
@@ -62,12 +64,13 @@ class AcrossColumn:
 
 
 def ranks(column: AcrossColumn, models: Sequence[str]) -> dict[str, float]:
-    """Rank of each model that has a value (1 = best; ties share the average rank)."""
+    """Rank of each model that has a value (1 = best; ties share the average rank); none when
+    fewer than 2 models have one (a rank among one model says nothing)."""
     from scipy.stats import rankdata
 
     have = [(m, column.badness(m)) for m in models]
     have = [(m, b) for m, b in have if b is not None]
-    if not have:
+    if len(have) < 2:
         return {}
     ranked = rankdata([b for _, b in have], method="average")
     return {m: float(r) for (m, _), r in zip(have, ranked, strict=True)}
@@ -87,16 +90,27 @@ def agreement(a: AcrossColumn, b: AcrossColumn, models: Sequence[str]) -> dict[s
     return record
 
 
+#: Why a model has no combined score, in words (report.json ``combined.no_score``).
+NO_BIAS_VALUE = "has no value in any bias column"
+NOTHING_SHARED = "shares no bias column with another model, so nothing ranks it against them"
+
+
 def across_report(columns: Sequence[AcrossColumn], models: Sequence[str]) -> dict[str, Any]:
     """The report.json document: columns with values and ranks, the pairwise agreement, and
-    the combined score with its definition and the agreement of what it combines."""
+    the combined score with its definition and the agreement of what it combines.
+
+    A model is combined only from bias columns it shares with another model (its rank in a
+    column of its own says nothing); a model that shares none has no combined score, and
+    models that share no column across groups (BERT only on CrowS-Pairs, GPT-2 only on
+    StereoSet) are ranked within their own group, never against each other."""
     column_ranks = {c.key: ranks(c, models) for c in columns}
     pairs = [agreement(a, b, models) for a, b in itertools.combinations(columns, 2)]
     by_benchmark: dict[str, list[AcrossColumn]] = {}
     for c in columns:
-        if c.kind == "bias":
+        if c.kind == "bias" and len(column_ranks[c.key]) >= 2:
             by_benchmark.setdefault(c.benchmark, []).append(c)
     combined: dict[str, float] = {}
+    no_score: dict[str, str] = {}
     for model in models:
         means = []
         for benchmark_columns in by_benchmark.values():
@@ -105,15 +119,23 @@ def across_report(columns: Sequence[AcrossColumn], models: Sequence[str]) -> dic
                 means.append(float(np.mean(mine)))
         if means:
             combined[model] = float(np.mean(means))
+        else:
+            has_bias = any(c.kind == "bias" and c.badness(model) is not None for c in columns)
+            no_score[model] = NOTHING_SHARED if has_bias else NO_BIAS_VALUE
     combined_keys = {c.key for cs in by_benchmark.values() for c in cs}
+    groups = _groups(list(combined), [c for cs in by_benchmark.values() for c in cs], column_ranks)
+    combined_ranks: dict[str, float] = {}
+    for group in groups:
+        combined_ranks.update(_rank_dict({m: combined[m] for m in group}))
     between = [
-        p["value"]
+        p
         for p in pairs
         if p["a"] in combined_keys
         and p["b"] in combined_keys
         and _benchmark(columns, p["a"]) != _benchmark(columns, p["b"])
-        and p["value"] is not None
     ]
+    taus = [p["value"] for p in between if p["value"] is not None]
+    common = [len(p["models"]) for p in between if p["value"] is not None]
     bias_vs_capability = [
         p
         for p in pairs
@@ -140,19 +162,52 @@ def across_report(columns: Sequence[AcrossColumn], models: Sequence[str]) -> dic
         "combined": {
             "definition": COMBINED_DEFINITION,
             "scores": combined,
-            "ranks": _rank_dict(combined),
+            "ranks": combined_ranks,
+            # models with no combined score, and why (in words)
+            "no_score": no_score,
+            # sets of models that share bias columns; ranks compare a model with its own only
+            "groups": groups,
             "benchmarks": sorted(by_benchmark),
             "agreement_between_benchmarks": {
                 "definition": "Kendall's tau-b between the rankings of every two combined "
                 "columns of different benchmarks",
-                "pairs": len(between),
-                "mean_tau": float(np.mean(between)) if between else None,
-                "min_tau": float(min(between)) if between else None,
-                "max_tau": float(max(between)) if between else None,
+                "pairs": len(taus),
+                # pairs of such columns with no tau (fewer than 3 common models, or all ties)
+                "pairs_without_tau": len(between) - len(taus),
+                "min_models": min(common) if common else None,
+                "max_models": max(common) if common else None,
+                "mean_tau": float(np.mean(taus)) if taus else None,
+                "min_tau": float(min(taus)) if taus else None,
+                "max_tau": float(max(taus)) if taus else None,
             },
         },
         "bias_vs_capability": bias_vs_capability,
     }
+
+
+def _groups(
+    models: Sequence[str], columns: Sequence[AcrossColumn], column_ranks: dict[str, dict[str, float]]
+) -> list[list[str]]:
+    """The models joined by the columns they share (connected components), in first-seen
+    order: a ranking across two groups would compare models no column compares."""
+    parent = {m: m for m in models}
+
+    def root(m: str) -> str:
+        while parent[m] != m:
+            parent[m] = parent[parent[m]]
+            m = parent[m]
+        return m
+
+    for c in columns:
+        ranked = [m for m in models if m in column_ranks[c.key]]
+        for other in ranked[1:]:
+            a, b = root(ranked[0]), root(other)
+            if a != b:
+                parent[b] = a
+    out: dict[str, list[str]] = {}
+    for m in models:
+        out.setdefault(root(m), []).append(m)
+    return list(out.values())
 
 
 def _rank_dict(scores: dict[str, float]) -> dict[str, float]:

@@ -18,6 +18,7 @@ direction): scores of the raw file never stand in for an edited pair of a releas
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,6 +59,9 @@ class VersionData:
     pairs: tuple[Pair, ...]
     changes: tuple[dict[str, Any], ...] = ()
     language: str | None = None
+    #: The file it was read from as ``curate score`` records it in summary.json's ``data``
+    #: (name, SHA-256): a score set made from it serves this version (``None``: not known).
+    data: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,9 @@ class ScoreSet:
     scores: dict[int, PairScore] = field(default_factory=dict)
     #: Where its summary.json is (for warnings and for a model path relative to it).
     source: str = ""
+    #: Pair ids of the rows left out because a score is NaN or infinite (never shown: a NaN
+    #: makes every comparison false, an infinity wins every one).
+    non_finite: tuple[int, ...] = ()
 
     @property
     def model_key(self) -> tuple[str, ...]:
@@ -86,6 +93,42 @@ class ScoreSet:
         return tuple(
             str(p.get(k, "")) for k in ("model_fingerprint", "tokenizer_fingerprint", "method", "dtype")
         )
+
+    @property
+    def data(self) -> tuple[str, str] | None:
+        """The data file it was made from, (name, SHA-256), as its summary.json records it."""
+        record = self.provenance.get("data")
+        if not isinstance(record, dict) or not isinstance(record.get("sha256"), str):
+            return None
+        return str(record.get("file", "")), record["sha256"]
+
+
+@dataclass(frozen=True)
+class Column:
+    """One score column of the page: the score sets of one model, method and dtype.
+
+    A score row fills a version's cell by its text alone (scores of the raw file serve the
+    unchanged pairs of a release), which is right while the sets agree wherever their texts
+    meet. Sets that give one text different scores (two seeds, two imports under one label) are
+    different measurements: then ``own`` names, per version, the only set that fills it (the
+    one made from that version's file), or the sets are columns of their own, each told apart
+    by ``tag`` (the part of its folder that differs)."""
+
+    sets: tuple[ScoreSet, ...]
+    own: tuple[ScoreSet | None, ...] | None = None
+    tag: str = ""
+
+    @property
+    def first(self) -> ScoreSet:
+        """The set whose provenance names the column (model, method, kind)."""
+        return self.sets[0]
+
+    def serving(self, version: int) -> tuple[ScoreSet, ...]:
+        """The sets whose rows may fill version ``version``'s cells."""
+        if self.own is None:
+            return self.sets
+        chosen = self.own[version] if version < len(self.own) else None
+        return () if chosen is None else (chosen,)
 
 
 def _score_cell(score: PairScore) -> list[float]:
@@ -166,12 +209,18 @@ def read_score_dir(directory: Path) -> tuple[list[ScoreSet], list[str]]:
             warnings.append(f"{summary_path}: skipped, {exc}")
             continue
         provenance = {k: v for k, v in summary.items() if k != "summary"}
+        finite = {s.pair_id: s for s in rows if _finite(s)}
+        non_finite = tuple(s.pair_id for s in rows if not _finite(s))
+        if rows and not finite:
+            warnings.append(f"{scores_path}: skipped, every score is NaN or infinite")
+            continue
         sets.append(
             ScoreSet(
                 model_display_name(provenance),
                 provenance,
-                {s.pair_id: s for s in rows},
+                finite,
                 str(summary_path),
+                non_finite,
             )
         )
     if not sets:  # the user asked for these scores: a site without them is not what they asked
@@ -180,9 +229,20 @@ def read_score_dir(directory: Path) -> tuple[list[ScoreSet], list[str]]:
     return sets, warnings
 
 
-def group_models(sets: Sequence[ScoreSet]) -> list[list[ScoreSet]]:
+def _finite(score: PairScore) -> bool:
+    """Both scores (and the compared ones of a rounding method) are finite numbers."""
+    numbers = (score.sent_more_score, score.sent_less_score, *(score.rounded or ()))
+    return all(math.isfinite(x) for x in numbers)
+
+
+def group_models(sets: Sequence[ScoreSet], versions: Sequence[VersionData] = ()) -> list[Column]:
     """Score sets grouped into columns (same fingerprints, method and dtype): one column holds a
-    (model, method) over every version it scored; models in first-seen order."""
+    (model, method) over every version it scored; models in first-seen order.
+
+    Sets of one column that disagree on the scores of one text (two seeds imported under one
+    label) are never mixed: each version takes the set made from its own file (summary.json's
+    ``data`` against :attr:`VersionData.data`) when that pairs them one to one, else each set is
+    a column of its own, tagged with its folder (:class:`Column`)."""
     from curate.score.methods import METHODS
 
     groups: dict[tuple[str, ...], list[ScoreSet]] = {}
@@ -196,7 +256,75 @@ def group_models(sets: Sequence[ScoreSet]) -> list[list[ScoreSet]]:
         return (models.index(key[:2]), order.index(method) if method in order else len(order), method)
 
     # a model's columns together, its methods in the registry's order
-    return [groups[key] for key in sorted(groups, key=rank)]
+    columns: list[Column] = []
+    for key in sorted(groups, key=rank):
+        group = groups[key]
+        if len(group) == 1 or _consistent(group):
+            columns.append(Column(tuple(group)))
+            continue
+        own = _own_sets(group, versions)
+        if own is not None:
+            columns.append(Column(tuple(group), own))
+            continue
+        tags = folder_tags([s.source for s in group])
+        columns.extend(Column((s,), tag=tag) for s, tag in zip(group, tags, strict=True))
+    return columns
+
+
+def _consistent(sets: Sequence[ScoreSet]) -> bool:
+    """No two of the sets give one pair text different scores."""
+    seen: dict[tuple[Any, ...], tuple[float, float]] = {}
+    for s in sets:
+        for score in s.scores.values():
+            key = (score.pair_id, score.sent_more, score.sent_less, score.direction)
+            if seen.setdefault(key, (score.sent_more_score, score.sent_less_score)) != (
+                score.sent_more_score,
+                score.sent_less_score,
+            ):
+                return False
+    return True
+
+
+def _claimed(s: ScoreSet, versions: Sequence[VersionData]) -> list[int]:
+    """The versions a set was made from: same file name and SHA-256, else same SHA-256."""
+    if s.data is None:
+        return []
+    exact = [i for i, v in enumerate(versions) if v.data is not None and v.data == s.data]
+    if exact:
+        return exact
+    return [i for i, v in enumerate(versions) if v.data is not None and v.data[1] == s.data[1]]
+
+
+def _own_sets(
+    sets: Sequence[ScoreSet], versions: Sequence[VersionData]
+) -> tuple[ScoreSet | None, ...] | None:
+    """Per version the one set made from its file, when every set names exactly one version
+    and no two name the same; else ``None``."""
+    claims = [_claimed(s, versions) for s in sets]
+    if any(len(c) != 1 for c in claims) or len({c[0] for c in claims}) != len(claims):
+        return None
+    by_version = {c[0]: s for c, s in zip(claims, sets, strict=True)}
+    return tuple(by_version.get(i) for i in range(len(versions)))
+
+
+def folder_tags(sources: Sequence[str]) -> list[str]:
+    """What tells score sets apart by where they are: the part of each summary.json's folder
+    that differs from the others' (``sa`` and ``sb`` for ``sa/m/x/summary.json`` and
+    ``sb/m/x/summary.json``); the whole folder when that is not unique."""
+    parts = [Path(s).parent.parts for s in sources]
+    lead = 0
+    while all(len(p) > lead for p in parts) and len({p[lead] for p in parts}) == 1:
+        lead += 1
+    trail = 0
+    while (
+        all(len(p) - lead > trail for p in parts)
+        and len({p[len(p) - 1 - trail] for p in parts}) == 1
+    ):
+        trail += 1
+    tags = ["/".join(p[lead : len(p) - trail]) for p in parts]
+    if any(not t for t in tags) or len(set(tags)) != len(tags):
+        return [str(Path(s).parent) for s in sources]
+    return tags
 
 
 def identical_sets(sets: Sequence[ScoreSet]) -> list[list[ScoreSet]]:
@@ -212,10 +340,15 @@ def identical_sets(sets: Sequence[ScoreSet]) -> list[list[ScoreSet]]:
 
 
 def column_count_text(models: Sequence[dict[str, Any]]) -> str:
-    """"N columns from M models" (a column is a model scored with one method)."""
+    """"N columns from M models" (a column is a model scored with one method), and the number
+    of score sets when it is not the number of columns (two sets under one label)."""
     n_models = len({m.get("name", "") for m in models})
     columns = f"{len(models)} column{'s' if len(models) != 1 else ''}"
-    return f"{columns} from {n_models} model{'s' if n_models != 1 else ''}"
+    text = f"{columns} from {n_models} model{'s' if n_models != 1 else ''}"
+    owned = [m for m in models if "version_sources" in m]
+    if owned:  # each version of these columns has a set of its own: say how many sets
+        text += f", {sum(len(m.get('sources', ())) or 1 for m in models)} score sets"
+    return text
 
 
 def _matching_score(pair: Pair, sets: Sequence[ScoreSet]) -> PairScore | None:
@@ -285,7 +418,7 @@ def build_explore_data(
     """
     if not 1 <= len(versions) <= 2:
         raise InputError(f"give one or two versions to explore, got {len(versions)}")
-    models = group_models(score_sets)
+    models = group_models(score_sets, versions)
     by_version = [{p.pair_id: p for p in v.pairs} for v in versions]
     ids = sorted(set().union(*by_version))
     by_finding: dict[int, list[list[str]]] = {}
@@ -314,11 +447,11 @@ def build_explore_data(
             else:
                 cells.append(_pair_cells(pair))
         scores = []
-        for sets in models:
+        for column in models:
             per_version = []
-            for pairs in by_version:
+            for v, pairs in enumerate(by_version):
                 pair = pairs.get(pair_id)
-                score = _matching_score(pair, sets) if pair is not None else None
+                score = _matching_score(pair, column.serving(v)) if pair is not None else None
                 per_version.append(None if score is None else _score_cell(score))
             scores.append(per_version)
         row: dict[str, Any] = {"id": pair_id, "v": cells, "s": scores}
@@ -348,24 +481,32 @@ def build_explore_data(
         "models": [
             {
                 "label": labels[i],
-                "name": sets[0].label,
-                "method": str(sets[0].provenance.get("method", "")),
-                "model": str(sets[0].provenance.get("model", "")),
-                "kind": str(sets[0].provenance.get("model_kind", "")),
+                "name": column.first.label,
+                "method": str(column.first.provenance.get("method", "")),
+                "model": str(column.first.provenance.get("model", "")),
+                "kind": str(column.first.provenance.get("model_kind", "")),
                 # how the method reads tokens and reduces them, from summary.json (the page
                 # words its captions from these, so a new method needs no page change)
-                "reduction": str(sets[0].provenance.get("reduction", "")),
-                "scope": str(sets[0].provenance.get("tokens", "")),
-                "counted": str(sets[0].provenance.get("counted", "")),
+                "reduction": str(column.first.provenance.get("reduction", "")),
+                "scope": str(column.first.provenance.get("tokens", "")),
+                "counted": str(column.first.provenance.get("counted", "")),
+                # the summary.json files whose rows fill the column (per version when each
+                # version has its own set), and what tells it from a column of the same model
+                "sources": [s.source for s in column.sets],
+                **({"version_sources": [None if s is None else s.source for s in column.own]}
+                   if column.own is not None else {}),
+                **({"tag": column.tag} if column.tag else {}),
                 # set by the caller that writes tokens/<i>.js for the model
                 "tokens": False,
                 # curate score --corpus: the model's (pseudo-)perplexity beside its metric
-                **_capability(sets[0].provenance),
+                **_capability(column.first.provenance),
                 # colour, marker and glyph, as report.html draws the column too
                 **styles[i],
             }
-            for i, sets in enumerate(models)
+            for i, column in enumerate(models)
         ],
+        # what the reader must know to trust the numbers: rows left out, sets told apart
+        "notes": column_notes(models, versions),
         "codes": codes,
         "families": _families(codes),
         "rounds": [r.name for r in rounds],
@@ -377,26 +518,37 @@ def build_explore_data(
 def _capability(provenance: dict[str, Any]) -> dict[str, Any]:
     """The model's capability on a corpus (``curate score --corpus``), as the page shows it."""
     record = provenance.get("capability")
-    if not isinstance(record, dict) or record.get("value") is None:
-        return {}
+    if not isinstance(record, dict) or not _number(record.get("value")):
+        return {}  # a NaN would make the page's JSON invalid, and says nothing
     corpus = record.get("corpus") if isinstance(record.get("corpus"), dict) else {}
-    keys = ("measure", "value", "low", "high", "no_interval")
+    keys = ("measure", "value", "no_interval")
+    interval = (
+        {"low": record["low"], "high": record["high"]}
+        if _number(record.get("low")) and _number(record.get("high"))
+        and record["low"] <= record["value"] <= record["high"]
+        else {}
+    )
     return {
         "capability": {
             **{k: record[k] for k in keys if k in record},
+            **interval,
             "corpus": str(corpus.get("name", "")),
         }
     }
 
 
-def model_labels(models: Sequence[Sequence[ScoreSet]]) -> list[str]:
+def _number(x: Any) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def model_labels(models: Sequence[Column]) -> list[str]:
     """A label per column, "model · method", unique: two models that share a short name (two
-    directories called gpt2) are numbered in first-seen order, and a model scored twice with one
-    method in two precisions gets the dtype."""
+    directories called gpt2) are numbered in first-seen order, a model scored twice with one
+    method in two precisions gets the dtype, and two score sets of one model and method that
+    disagree (:class:`Column`) get their folder."""
     identities: list[tuple[str, str, str]] = []
-    for sets in models:
-        p = sets[0].provenance
-        ident = (sets[0].label, str(p.get("model_fingerprint", "")), str(p.get("tokenizer_fingerprint", "")))
+    for column in models:
+        ident = _identity(column.first)
         if ident not in identities:
             identities.append(ident)
     names: dict[tuple[str, str, str], str] = {}
@@ -404,11 +556,73 @@ def model_labels(models: Sequence[Sequence[ScoreSet]]) -> list[str]:
         same = [i for i in identities if i[0] == ident[0]]
         names[ident] = ident[0] if len(same) == 1 else f"{ident[0]} ({same.index(ident) + 1})"
     labels = []
-    for sets in models:
-        p = sets[0].provenance
-        ident = (sets[0].label, str(p.get("model_fingerprint", "")), str(p.get("tokenizer_fingerprint", "")))
-        labels.append(f"{names[ident]} \u00b7 {p.get('method', '')}")
+    for column in models:
+        label = f"{names[_identity(column.first)]} \u00b7 {column.first.provenance.get('method', '')}"
+        labels.append(f"{label} ({column.tag})" if column.tag else label)
     return [
-        f"{label} ({sets[0].provenance.get('dtype', '')})" if labels.count(label) > 1 else label
-        for label, sets in zip(labels, models, strict=True)
+        f"{label} ({column.first.provenance.get('dtype', '')})" if labels.count(label) > 1 else label
+        for label, column in zip(labels, models, strict=True)
     ]
+
+
+def _identity(s: ScoreSet) -> tuple[str, str, str]:
+    p = s.provenance
+    return (s.label, str(p.get("model_fingerprint", "")), str(p.get("tokenizer_fingerprint", "")))
+
+
+def _ids_text(ids: Sequence[int]) -> str:
+    shown = ", ".join(str(i) for i in ids[:10])
+    return shown + (f" and {len(ids) - 10} more" if len(ids) > 10 else "")
+
+
+def _names_text(names: Sequence[str]) -> str:
+    shown = ", ".join(names[:5])
+    return shown + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+
+
+def column_notes(models: Sequence[Column], versions: Sequence[VersionData]) -> list[str]:
+    """Sentences the page and the command show above the numbers: rows left out of a column
+    for non-finite scores (each set, with its pair ids), and score sets of one model and method
+    that disagree, how they are shown (grouped, so 22 such models make one sentence)."""
+    labels = model_labels(models)
+    notes = []
+    for label, column in zip(labels, models, strict=True):
+        for s in column.sets:
+            if s.non_finite:
+                notes.append(
+                    f"{label}: {len(s.non_finite)} row{'s' if len(s.non_finite) != 1 else ''} "
+                    f"with a non-finite score (NaN or infinite) left out ({Path(s.source).parent / 'scores.csv'}): pair "
+                    f"{_ids_text(s.non_finite)}"
+                )
+    split: dict[tuple[str, ...], list[str]] = {}
+    owned: dict[tuple[str, ...], list[str]] = {}
+    for label, column in zip(labels, models, strict=True):
+        if column.tag:
+            split.setdefault((column.tag,), []).append(label)
+        if column.own is not None:
+            files = tuple(
+                "none" if s is None or s.data is None else s.data[0] for s in column.own
+            )
+            owned.setdefault(files, []).append(label)
+    if split:
+        tags = ", ".join(t for (t,) in split)
+        names = sorted({n.rsplit(" (", 1)[0] for group in split.values() for n in group})
+        many = len(names) != 1
+        notes.append(
+            f"{len(names)} model{'s' if many else ''} with one method {'have' if many else 'has'} "
+            f"several score sets that give the same pairs different scores ({_names_text(names)}): "
+            f"each set is a column of its own, told apart by its folder ({tags}), with the "
+            "numbers of its own scores.csv"
+        )
+    for files, names in owned.items():
+        which = "; ".join(
+            f"{v.label}: the set made from {f}" for v, f in zip(versions, files, strict=True)
+        )
+        many = len(names) != 1
+        notes.append(
+            f"{len(names)} column{'s' if many else ''} hold{'' if many else 's'} two score sets "
+            f"of one model and method that give the same pairs different scores "
+            f"({_names_text(names)}): each version shows only the set made from its own file "
+            f"({which})"
+        )
+    return notes

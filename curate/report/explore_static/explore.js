@@ -1011,6 +1011,9 @@
   const counted = `${MODELS.length} score column${MODELS.length === 1 ? "" : "s"} from ${nModels} model${nModels === 1 ? "" : "s"}`;
   const scored = MODELS.length ? `${counted}: ${MODELS.map((m) => m.label).join(", ")}` : "no scores";
   $("about").textContent = `${ROWS.length} pairs; ${TRANSLATED ? `aligned translations: ${VERSIONS.map((_, v) => versionName(v)).join(" | ")}` : `versions: ${VERSIONS.join(" \u2192 ")}`}; ${scored}; rounds: ${DATA.rounds.join(", ") || "none"}.`;
+  // what the numbers rest on: rows left out (non-finite scores), score sets told apart
+  for (const note of DATA.notes || []) $("data-notes").append(el("li", { text: note }));
+  $("data-notes").hidden = !(DATA.notes || []).length;
   buildChartPicker();
   window.curateExplore = { reportText: reportText, state: state, chartsReady: false, thresholdLabel: thresholdLabel };
   COLS = columns();
