@@ -20,7 +20,7 @@ from typing import Any
 
 from curate.pairs import Pair
 from curate.report.alignment import VersionAlignment, align_versions
-from curate.report.rescoring import ComparedVersion, report_data
+from curate.report.rescoring import ComparedVersion, numbered, report_data
 from curate.report.schema import ModelSection, Report
 from curate.report.statistics import Settings, compare_scores
 from curate.score.metrics import PairScore
@@ -51,15 +51,7 @@ def missing_pairs(pairs: Sequence[Pair], scores: Mapping[int, PairScore]) -> lis
 
 def unique_column_labels(coordinates: Sequence[tuple[str, str]]) -> list[str]:
     """``model · method`` per column, numbered when two columns would read the same."""
-    labels = [f"{model} · {method}" for model, method in coordinates]
-    seen: dict[str, int] = {}
-    result = []
-    for label in labels:
-        if labels.count(label) > 1:
-            seen[label] = seen.get(label, 0) + 1
-            label = f"{label} ({seen[label]})"
-        result.append(label)
-    return result
+    return numbered([f"{model} · {method}" for model, method in coordinates])
 
 
 def given_section(

@@ -75,7 +75,12 @@ def unique_labels(names: Sequence[str], given: Sequence[str | None] | None = Non
     """The label of each model (``given`` when set, else :func:`model_label` of its name),
     numbered when two would read the same."""
     given = list(given) if given is not None else [None] * len(names)
-    labels = [g or model_label(n) for n, g in zip(names, given, strict=True)]
+    return numbered([g or model_label(n) for n, g in zip(names, given, strict=True)])
+
+
+def numbered(labels: Sequence[str]) -> list[str]:
+    """``labels`` with ``(1)``, ``(2)``, ... after each one that occurs more than once, so that
+    every column of a report reads differently."""
     seen: dict[str, int] = {}
     result = []
     for label in labels:
