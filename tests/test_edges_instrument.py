@@ -42,6 +42,8 @@ from tests.support.edges_scores import (
 )
 from tests.support.intervals import assert_in_range, assert_intervals_hold
 
+pytestmark = pytest.mark.edges
+
 runner = CliRunner()
 MODEL_COUNTS = (2, 3, 5, 6)
 CHANCE_ALERT = "not distinguishable from chance"
@@ -651,3 +653,94 @@ def test_i001_findings_that_beat_chance_round_trip_into_annotations(crows_pairs_
     assert pushed.exit_code == 0, pushed.output
     tasks = json.loads((tmp_path / "annotations" / "rounds" / "instrument" / "tasks.json").read_text())
     assert sorted(t["data"]["pair_id"] for t in tasks) == sorted(against)
+
+
+# -- two score sets under one label ------------------------------------------------------------
+
+
+def _two_sets_of_one_label(root: Path, files: dict[str, Path], models: int) -> dict[str, dict[str, dict[int, int]]]:
+    """``models`` fake models scored twice, in folders ``sa`` and ``sb`` under the same labels
+    (two seeds imported twice): sb's verdicts on the original pairs are sa's reversed, so a set
+    shown with the other's numbers cannot pass. Returns {"model-k (sa|sb)": {file key: verdicts}}."""
+    ids = [p.pair_id for p in read_dataset(files["pairs"]).pairs]
+    original, alternate = noisy_verdicts(ids, models, seed=models)
+    sets: dict[str, dict[str, dict[int, int]]] = {}
+    for folder, flip in (("sa", 0), ("sb", 1)):
+        for k in range(models):
+            name = f"model-{k + 1}"
+            chosen = {
+                "pairs": {i: int(v) ^ flip for i, v in zip(ids, original[k], strict=True)},
+                "alternate": {i: int(v) for i, v in zip(ids, alternate[k], strict=True)},
+            }
+            for key, verdicts in chosen.items():
+                write_verdicts(root / folder, name, files[key], verdicts, seed=k + 100 * flip)
+            sets[f"{name} ({folder})"] = chosen
+    return sets
+
+
+@pytest.mark.parametrize("models", MODEL_COUNTS)
+def test_two_score_sets_under_one_label_are_both_used_each_with_its_own_numbers(
+    files: dict[str, Path], tmp_path: Path, models: int
+) -> None:
+    """Before: the first set found stood for both (``columns_for`` kept one per label), so the
+    instrument counted ``models`` subjects and showed sa's numbers under the only label."""
+    sets = _two_sets_of_one_label(tmp_path, files, models)
+    scores = ("-s", str(tmp_path / "sa"), "-s", str(tmp_path / "sb"))
+    note = f"NOTE {models} model label(s) with pll name 2 score sets each, told apart by their folder (sa, sb)"
+
+    result = _run("sensitivity", str(files["pairs"]), *scores, "-o", str(tmp_path / "s"))
+    assert result.exit_code == 0, result.output
+    report = _report(tmp_path / "s")
+    assert any(line.startswith(note) for line in report["intro"]), report["intro"]
+    overall = next(r for r in report["rows"] if r["group"] == "all")
+    assert sorted(overall["order"]) == sorted(sets)
+    for name, value in zip(overall["order"], overall["metric"], strict=True):
+        assert value == pytest.approx(np.mean(list(sets[name]["pairs"].values()))), name
+
+    result = _run("consistency", str(files["pairs"]), *scores, "-o", str(tmp_path / "c"), "--splits", "20")
+    assert result.exit_code == 0, result.output
+    report = _report(tmp_path / "c")
+    (version,) = report["versions"]
+    assert sorted(version["subjects"]) == sorted(f"{name} · pll" for name in sets)
+    ids = [p.pair_id for p in read_dataset(files["pairs"]).pairs]
+    matrix = pd.DataFrame({name: [v["pairs"][i] for i in ids] for name, v in sets.items()}, index=ids).T
+    overall = next(g for g in version["groups"] if g["group"] == "all")
+    assert overall["alpha"]["value"] == pytest.approx(pingouin.cronbach_alpha(data=matrix.astype(float))[0])
+
+    result = _run("reliability", str(files["alternate"]), "--original", str(files["pairs"]), *scores,
+                  "-o", str(tmp_path / "r"))
+    assert result.exit_code == 0, result.output
+    report = _report(tmp_path / "r")
+    types = _types(files["pairs"])
+    assert len(report["rows"]) == 4 * 2 * models
+    for row in report["rows"]:
+        own = sets[row["model"]]
+        linked = [i for i in ids if types[i] == row["bias_type"]]
+        same = sum(own["pairs"][i] == own["alternate"][i] for i in linked)
+        assert row["agreement"]["value"] == pytest.approx(same / len(linked)), row["model"]
+
+    result = _run("validity", str(files["pairs"]), str(files["alternate"]), *scores, "-o", str(tmp_path / "v"))
+    assert result.exit_code == 0, result.output
+    (row,) = _report(tmp_path / "v")["correlations"]
+    assert sorted(row["models"]) == sorted(sets)
+
+
+def test_two_score_sets_no_folder_tells_apart_are_refused_naming_both(files: dict[str, Path], tmp_path: Path) -> None:
+    ids = [p.pair_id for p in read_dataset(files["pairs"]).pairs]
+    for run in ("a", "b"):
+        write_verdicts(tmp_path / run / "out", "model-1", files["pairs"], dict.fromkeys(ids, 1))
+    result = _run("consistency", str(files["pairs"]), "-s", str(tmp_path / "a" / "out"),
+                  "-s", str(tmp_path / "b" / "out"), "-o", str(tmp_path / "c"))
+    assert result.exit_code == 2, result.output
+    assert "that no folder tells apart" in result.output
+    assert str(tmp_path / "a" / "out") in result.output.replace("\n", "")
+    assert not (tmp_path / "c").exists()
+
+
+def test_one_folder_reached_twice_is_one_score_set(files: dict[str, Path], tmp_path: Path) -> None:
+    scenario = _scenario(tmp_path / "scores", files, 3, perfect=False)
+    result = _run("consistency", str(files["pairs"]), "-s", str(tmp_path / "scores"),
+                  "-s", str(tmp_path / "scores" / "pairs"), "-o", str(tmp_path / "c"), "--splits", "20")
+    assert result.exit_code == 0, result.output
+    (version,) = _report(tmp_path / "c")["versions"]
+    assert sorted(version["subjects"]) == sorted(f"{m} · pll" for m in scenario["verdicts"]["pairs"])

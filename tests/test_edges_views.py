@@ -21,6 +21,8 @@ from typer.testing import CliRunner
 from curate.cli import app
 from tests.support import edges_views as ev
 
+pytestmark = pytest.mark.edges
+
 runner = CliRunner()
 SMALL_N = (2, 3, 5, 6)
 

@@ -69,7 +69,13 @@ def _finish(
     ``skipped``: the rows --skip-bad-rows left out of each data file, recorded in the report."""
     from curate.findings import write_findings
     from curate.instrument.report import print_report, render_json, write_report
-    from curate.instrument.scores import file_sha256, files_named, unused_inputs, unused_lines
+    from curate.instrument.scores import (
+        file_sha256,
+        files_named,
+        told_apart_lines,
+        unused_inputs,
+        unused_lines,
+    )
 
     digests = {file_sha256(p) for p in data}
     unused = unused_inputs(c for c in columns if c.data_sha256 in digests)
@@ -94,6 +100,7 @@ def _finish(
             "no statistic covers them"
             for name, rows in skipped.items()
         ]
+    report.intro += told_apart_lines(c for c in columns if c.data_sha256 in digests)
     report.intro += unused_lines([u for u in unused if "pair_ids" in u])
     report.intro += [f"NOTE --scores {u['input']}: {u['reason']}" for u in unused if "pair_ids" not in u]
     target = out_dir or config().output_dir / "instrument" / kind
@@ -137,9 +144,9 @@ class _Reader:
 
 
 def _columns(scores: list[Path]):
-    from curate.instrument.scores import find_score_columns
+    from curate.instrument.scores import find_score_columns, told_apart
 
-    return find_score_columns(scores)
+    return told_apart(find_score_columns(scores))
 
 
 @instrument_app.command("reliability")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,11 @@ class ScoreColumn:
     scores: dict[int, PairScore] = field(default_factory=dict, compare=False)
     #: pair ids of rows left out because a score is NaN or infinite (never used by a statistic)
     non_finite: tuple[int, ...] = field(default=(), compare=False)
+    #: the --scores folder this set was found under (to tell two sets of one label apart)
+    found_under: Path | None = field(default=None, compare=False)
+    #: the folder tag added to ``model`` when another set has the same label (see
+    #: :func:`told_apart`); empty when the label alone names the set
+    tag: str = field(default="", compare=False)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -153,9 +158,89 @@ def find_score_columns(roots: Iterable[Path]) -> list[ScoreColumn]:
                     provenance={k: v for k, v in summary.items() if k != "summary"},
                     scores=scores,
                     non_finite=non_finite,
+                    found_under=root,
                 )
             )
     return columns
+
+
+def told_apart(columns: Sequence[ScoreColumn]) -> list[ScoreColumn]:
+    """The score sets with every two sets of one label on one file told apart by their folder.
+
+    A label (model, method) is not an identity: two seeds of one model imported twice, or two
+    runs under two --scores folders, give two sets named alike on the same file. Keeping the
+    first one silently (as a label-keyed table does) shows one set's numbers for both. Here
+    each set of such a label, on every file, becomes ``model (folder)``: the --scores folder
+    it was found under, or the folders between that and the set when the --scores folders share
+    a name. The same folder reached twice (``-s out -s out/pairs``) is one set, kept once.
+    Raises InputError when no folder tells them apart.
+    """
+    unique: dict[Path, ScoreColumn] = {}
+    for column in columns:
+        unique.setdefault(column.directory.resolve(), column)
+    kept = list(unique.values())
+    measures: dict[tuple[str, str, str], list[ScoreColumn]] = {}
+    for column in kept:
+        measures.setdefault((column.data_sha256, *column.key), []).append(column)
+    clashing = {(model, method) for (_, model, method), sets in measures.items() if len(sets) > 1}
+    if not clashing:
+        return kept
+    out = []
+    for column in kept:
+        if column.key not in clashing:
+            out.append(column)
+            continue
+        group = [c for c in kept if c.key == column.key]
+        tag = _folder_tag(column, group)
+        out.append(replace(column, model=f"{model_label(column.model)} ({tag})", tag=tag))
+    for (_, model, method), sets in measures.items():
+        tags = [c for c in out if c.directory.resolve() in {s.directory.resolve() for s in sets}]
+        if len({c.tag for c in tags}) < len(tags):
+            raise InputError(
+                f"{len(sets)} score sets of {model_label(model)} · {method} on {sets[0].data_file} "
+                "that no folder tells apart: "
+                + ", ".join(str(s.directory) for s in sets)
+                + "; pass only one of them to --scores, or import one under another label"
+            )
+    return out
+
+
+def _folder_tag(column: ScoreColumn, group: Sequence[ScoreColumn]) -> str:
+    """The --scores folder's name, or the path from it to the set's data folder when the
+    --scores folders of ``group`` share a name."""
+    def path_of(c: ScoreColumn) -> str:
+        if c.found_under is None:
+            return str(c.directory)
+        root = c.found_under
+        inner = c.directory.relative_to(root).parts[:-3]  # minus <data>/<model>/<method>
+        return "/".join((root.name, *inner))
+
+    def root_name(c: ScoreColumn) -> str:
+        return c.found_under.name if c.found_under else str(c.directory)
+
+    per_file = [(c.data_sha256, root_name(c)) for c in group]
+    if len(set(per_file)) == len(per_file):  # the --scores folder alone tells them apart
+        return root_name(column)
+    return path_of(column)
+
+
+def told_apart_lines(columns: Iterable[ScoreColumn]) -> list[str]:
+    """One sentence per method and set of folders for the labels that name two or more score
+    sets (22 models imported twice are one line, not 22), for a report's introduction."""
+    tags: dict[tuple[str, str], set[str]] = {}
+    for column in columns:
+        if column.tag:
+            base = column.model[: -len(column.tag) - 3]
+            tags.setdefault((base, column.method), set()).add(column.tag)
+    groups: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    for (model, method), found in tags.items():
+        groups.setdefault((method, tuple(sorted(found))), []).append(model)
+    return [
+        f"NOTE {len(models)} model label(s) with {method} name {len(folders)} score sets each, "
+        f"told apart by their folder ({', '.join(folders)}), e.g. {models[0]} ({folders[0]}): "
+        + ", ".join(models)
+        for (method, folders), models in groups.items()
+    ]
 
 
 def files_named(root: Path, name: str = "summary.json") -> list[Path]:
