@@ -45,6 +45,7 @@ def register(app: typer.Typer) -> None:
 
 @handles_errors
 def sweep(
+    ctx: typer.Context,
     plan_file: Path = typer.Argument(..., help="The sweep plan (TOML): models, versions, output."),
     engine: Engine = typer.Option(
         Engine.local,
@@ -94,22 +95,33 @@ def sweep(
     """
     import math
 
+    from curate.errors import UsageError
     from curate.sweep.plan import load_plan
 
     if not math.isfinite(connect_timeout):
-        from curate.errors import UsageError
-
         # Click's min=0.1 lets nan and inf through; socket.settimeout then raises.
         raise UsageError(f"--connect-timeout must be a finite number of seconds, not {connect_timeout}")
+    # Options that only the Ray engine reads are refused elsewhere, never silently ignored
+    # (checked before the plan is read: a usage mistake is named whatever the plan holds).
+    timeout_given = _given(ctx, "connect_timeout")
+    if engine is not Engine.ray:
+        for name, given in (
+            ("--address", address is not None),
+            ("--num-cpus", num_cpus is not None),
+            ("--connect-timeout", timeout_given),
+        ):
+            if given:
+                raise UsageError(f"{name} needs --engine ray")
+    elif timeout_given and address is None:
+        raise UsageError(
+            "--connect-timeout needs --address: it bounds the wait for a cluster to answer, "
+            "and a Ray started for the run is not one"
+        )
     plan = load_plan(plan_file)
     if plan.cache is None:
         from dataclasses import replace
 
         plan = replace(plan, cache=score_cache_path(config(), None, False))
-    if engine is not Engine.ray and (address is not None or num_cpus is not None):
-        from curate.errors import UsageError
-
-        raise UsageError(f"{'--address' if address else '--num-cpus'} needs --engine ray")
     from curate.sweep.run import run_sweep
 
     display = _Display()
@@ -162,6 +174,13 @@ def sweep(
 
 
 sweep.__doc__ = literal_help(sweep.__doc__ or "")
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether the user gave the option ``name`` (on the command line or through the
+    environment), not just its default: a default is never a reason to refuse."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
 class _Display:
