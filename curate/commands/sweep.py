@@ -73,6 +73,13 @@ def sweep(
         "connection, a missing or wrong token or a version mismatch, the sweep stops with "
         "the cause (exit 2).",
     ),
+    threads: int | None = typer.Option(
+        None,
+        "--threads",
+        min=1,
+        help="CPU worker threads of each model job, as curate score's --threads (default: the "
+        "plan's threads, else as many as torch uses; with --engine ray, the model's num-cpus).",
+    ),
     fmt: ResultFormat = typer.Option(
         ResultFormat.text,
         "--format",
@@ -133,6 +140,7 @@ def sweep(
                 address=address,
                 num_cpus=num_cpus,
                 connect_timeout=connect_timeout,
+                threads=threads,
                 on_plan=display.plan,
                 on_status=display.update,
             )

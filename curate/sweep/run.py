@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -195,16 +195,29 @@ def column_directory(output: Path, job: Job) -> Path:
 
 
 def plan_groups(
-    plan: SweepPlan, versions: list[VersionData], engine: str, corpus: Any = None
+    plan: SweepPlan,
+    versions: list[VersionData],
+    engine: str,
+    corpus: Any = None,
+    threads: int | None = None,
 ) -> tuple[list[Group], dict[Job, JobStatus], list[Job]]:
     """The group of each model with a method to run, every job's starting status (failed at
-    once when its method does not fit or the model's config does not load), in plan order."""
+    once when its method does not fit or the model's config does not load), in plan order.
+
+    Each job's CPU worker threads: ``threads`` (``curate sweep --threads``) when given, else
+    the plan's ``threads`` with the local engine and the model's ``num-cpus`` in Ray (what
+    its actor reserved)."""
     groups: list[Group] = []
     statuses: dict[Job, JobStatus] = {}
     order: list[Job] = []
     for model in plan.models:
         fit, unfit = model_methods(model)
-        threads = plan.threads if engine == "local" else max(1, int(model.num_cpus))
+        if threads is not None:
+            model_threads: int | None = threads
+        elif engine == "local":
+            model_threads = plan.threads
+        else:
+            model_threads = max(1, int(model.num_cpus))
         for version in versions:
             for method in model.methods or fit or (ANY_METHOD,):
                 job = Job(model.label, method, version.label)
@@ -218,7 +231,7 @@ def plan_groups(
                     name=model.name,
                     methods=fit,
                     versions=tuple(versions),
-                    settings=model_settings(plan, model, threads),
+                    settings=model_settings(plan, model, model_threads),
                     num_cpus=model.num_cpus,
                     num_gpus=model.num_gpus,
                     corpus=corpus,
@@ -234,6 +247,7 @@ def run_sweep(
     address: str | None = None,
     num_cpus: int | None = None,
     connect_timeout: float | None = None,
+    threads: int | None = None,
     on_status: StatusCallback | None = None,
     on_plan: Callable[[list[JobStatus]], None] | None = None,
     hook: BatchHook | None = None,
@@ -242,7 +256,8 @@ def run_sweep(
 
     ``on_plan(statuses)`` is called once with every job before any runs; ``on_status(status)``
     whenever one changes. ``connect_timeout``: seconds to reach a Ray cluster at ``address``
-    before the run is refused with the cause (:mod:`curate.sweep.ray_connect`). ``hook`` runs in the worker after each batch (tests use it to kill a
+    before the run is refused with the cause (:mod:`curate.sweep.ray_connect`). ``threads``:
+    CPU worker threads of every job, over the plan's (:func:`plan_groups`). ``hook`` runs in the worker after each batch (tests use it to kill a
     Ray worker). Ctrl-C (KeyboardInterrupt) propagates after the last stored batch.
     """
     from curate.score.cache import open_cache
@@ -257,11 +272,15 @@ def run_sweep(
         max_retries=plan.max_retries,
         connect_timeout=connect_timeout,
     )
+    if threads is not None:  # also what a benchmark's own route (StereoSet) is scored with
+        plan = replace(plan, threads=threads)
     versions, own_versions, benchmark_names = _read_versions(plan)
     corpus = _plan_corpus(plan)
     data = {v.label: info for v, info, _ in versions}
     bias_groups = {v.label: groups for v, _, groups in versions}
-    groups, statuses, order = plan_groups(plan, [v for v, _, _ in versions], engine, corpus)
+    groups, statuses, order = plan_groups(
+        plan, [v for v, _, _ in versions], engine, corpus, threads
+    )
     capabilities: dict[str, dict[str, Any]] = {}
     if on_plan is not None:
         on_plan([statuses[j] for j in order])
