@@ -143,6 +143,7 @@ def sweep(
                 threads=threads,
                 on_plan=display.plan,
                 on_status=display.update,
+                on_notice=lambda text: err.print(escape(text), highlight=False),
             )
         except KeyboardInterrupt:
             err.print("interrupted; finished batches are cached, so a rerun resumes from there")

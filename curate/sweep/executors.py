@@ -9,7 +9,7 @@ the default path never import ray.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
 from curate.errors import UsageError
@@ -44,8 +44,10 @@ def make_executor(
     num_cpus: int | None = None,
     max_retries: int = 2,
     connect_timeout: float | None = None,
+    notify: Callable[[str], None] | None = None,
 ) -> Executor:
-    """The executor of ``engine`` (``local`` or ``ray``); Ray options apply to ``ray`` only."""
+    """The executor of ``engine`` (``local`` or ``ray``); Ray options apply to ``ray`` only
+    (``notify``: told what the connection to a cluster waits for)."""
     if engine == "local":
         if address is not None:
             raise UsageError("--address needs --engine ray")
@@ -58,5 +60,6 @@ def make_executor(
             num_cpus=num_cpus,
             max_retries=max_retries,
             connect_timeout=connect_timeout,
+            notify=notify,
         )
     raise UsageError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")

@@ -14,6 +14,14 @@ before ``ray.init`` this module asks the address itself, within ``--connect-time
    sent only when the user turned token mode on (Ray itself never sends it, unasked, to an
    explicit address) and is never printed: messages name where it came from.
 
+3. for ``HOST:PORT`` (the driver joins the cluster), a node it can join: ``ray.init`` joins
+   through a raylet *of this machine* that the GCS lists as alive, and when there is none (the
+   head's raylet crashed while its GCS lives on, or no node was started here) it waits in
+   silence for Ray's ``gcs_server_request_timeout_seconds`` (60 s) and then says only "Failed to
+   connect to Ray cluster". :func:`wait_for_node` asks the GCS for its alive nodes
+   (``GetAllNodeInfo``) and the machine for its raylets as Ray does (``find_node_ids``), says
+   once what it waits for, and gives up at ``--connect-timeout`` naming what is missing.
+
 ``ray.init``'s own errors are then translated too (a version mismatch between driver and
 cluster: both versions in one sentence). Every failure is a :class:`~curate.errors.UsageError`
 (exit 2).
@@ -25,6 +33,7 @@ import os
 import re
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -282,9 +291,123 @@ def explain(exc: BaseException, where: str | None, timeout: float) -> UsageError
     return UsageError(f"cannot connect to Ray at {where}: {first}")
 
 
-def probe(text: str, timeout: float) -> Address:
-    """Check ``text`` (not ``auto``) before ``ray.init``: reachable, the right kind of
-    server, the token it asks for. Raises :class:`UsageError` naming the cause."""
+#: How often :func:`wait_for_node` asks again (seconds).
+NODE_POLL_S = 0.5
+
+
+@dataclass(frozen=True)
+class _Node:
+    """A node the GCS lists as alive: its id (hex) and its raylet's address."""
+
+    node_id: str
+    host: str
+    port: int
+
+
+def _alive_nodes(address: Address, timeout: float, token: Token | None) -> list[_Node] | None:
+    """The nodes the GCS lists as alive; None when it did not answer."""
+    import grpc
+    from ray.core.generated import gcs_pb2, gcs_service_pb2, gcs_service_pb2_grpc
+
+    alive = gcs_pb2.GcsNodeInfo.GcsNodeState.ALIVE
+    metadata = [("authorization", f"Bearer {token.value}")] if token is not None else []
+    request = gcs_service_pb2.GetAllNodeInfoRequest(state_filter=alive)
+    with grpc.insecure_channel(f"{address.host}:{address.port}") as channel:
+        gcs = gcs_service_pb2_grpc.NodeInfoGcsServiceStub(channel)
+        try:
+            reply = gcs.GetAllNodeInfo(request, timeout=timeout, metadata=metadata)
+        except grpc.RpcError:
+            return None
+    return [
+        _Node(node.node_id.hex(), node.node_manager_address, node.node_manager_port)
+        for node in reply.node_info_list
+        if node.state == alive
+    ]
+
+
+def _answers(node: _Node, timeout: float) -> bool:
+    """Whether the node's raylet accepts a connection: the GCS lists a node whose raylet was
+    killed as alive until its health checks fail (up to half a minute later)."""
+    try:
+        with socket.create_connection((node.host, node.port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def _local_raylets() -> set[str] | None:
+    """The node ids of the raylets running on this machine, found as ``ray.init`` finds them
+    (their command lines); None when this Ray has no such function (then nothing is checked)."""
+    try:
+        from ray._private.services import find_node_ids
+    except ImportError:  # pragma: no cover - another Ray version
+        return None
+    return set(find_node_ids())
+
+
+def _node_state(address: Address, left: float, token: Token | None) -> tuple[str, str] | None:
+    """None when ``ray.init`` can join now; else (what the wait is for, the final sentence)."""
+    listed = _alive_nodes(address, max(0.2, min(left, 5.0)), token)
+    if listed is None:
+        return (
+            "its GCS does not answer",
+            f"cannot connect to Ray at {address.text}: its GCS stopped answering",
+        )
+    local = _local_raylets()
+    if local is None or any(node.node_id in local for node in listed):
+        return None
+    alive = [node for node in listed if _answers(node, max(0.2, min(left, 1.0)))]
+    if not alive:
+        return (
+            "GCS up, no node alive",
+            f"the Ray cluster at {address.text} has no node alive: its GCS answers but no "
+            "raylet does (the head's raylet may have crashed); restart the cluster, or start "
+            f"a node on this machine with `ray start --address {address.text}`",
+        )
+    nodes = f"{len(alive)} node{'s' if len(alive) != 1 else ''}"
+    return (
+        f"GCS up, {nodes} alive, none on this machine",
+        f"cannot join the Ray cluster at {address.text} from this machine: it has {nodes} "
+        "alive but none runs here, and a driver joins a cluster through a node of its own "
+        f"machine; start one here with `ray start --address {address.text}`, or connect "
+        "through its Ray Client port (ray://HOST:10001)",
+    )
+
+
+def wait_for_node(
+    address: Address,
+    deadline: float,
+    said: float,
+    notify: Callable[[str], None] | None = None,
+) -> None:
+    """Until a node ``ray.init`` can join is alive (see the module's docstring), or until
+    ``deadline`` (``time.monotonic()``): then one sentence naming what is missing. ``notify``
+    is told once, at the first miss, what the wait is for; ``said``: the user's timeout."""
+    token = find_token() if token_mode() else None
+    told = False
+    while True:
+        state = _node_state(address, deadline - time.monotonic(), token)
+        if state is None:
+            return
+        waiting, failure = state
+        if time.monotonic() >= deadline:
+            raise UsageError(f"{failure} (waited {_seconds(said)}, --connect-timeout)")
+        if not told and notify is not None:
+            notify(
+                f"waiting for the Ray cluster at {address.text} ({waiting}) for up to "
+                f"{_seconds(said)} (--connect-timeout) ..."
+            )
+            told = True
+        time.sleep(max(0.0, min(NODE_POLL_S, deadline - time.monotonic())))
+
+
+def probe(
+    text: str, timeout: float, notify: Callable[[str], None] | None = None
+) -> Address:
+    """Check ``text`` (not ``auto``) before ``ray.init``, all within ``timeout``: reachable,
+    the right kind of server, the token it asks for, and (``HOST:PORT``) a node this driver
+    can join, waiting for one (``notify`` is told what for). Raises :class:`UsageError`
+    naming the cause."""
     address = parse_address(text)
     # Ray's gRPC modules load in seconds on a busy machine: not part of the wait
     import grpc  # noqa: F401
@@ -293,4 +416,6 @@ def probe(text: str, timeout: float) -> Address:
     start = time.monotonic()
     check_tcp(address, timeout)
     check_auth(address, max(0.5, timeout - (time.monotonic() - start)), timeout)
+    if not address.client:  # through Ray Client the head runs the driver's side
+        wait_for_node(address, start + timeout, timeout, notify)
     return address

@@ -42,7 +42,7 @@ import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -169,6 +169,7 @@ class RayExecutor:
         num_cpus: int | None = None,
         max_retries: int = 2,
         connect_timeout: float | None = None,
+        notify: Callable[[str], None] | None = None,
     ) -> None:
         if ray is None:
             raise UsageError("--engine ray needs Ray; install it with: pip install 'curate[ray]'")
@@ -178,6 +179,8 @@ class RayExecutor:
         from curate.sweep.ray_connect import DEFAULT_TIMEOUT_S
 
         self.connect_timeout = connect_timeout or DEFAULT_TIMEOUT_S
+        #: Told what the connection waits for (a cluster whose node is not alive yet).
+        self.notify = notify
         self._watchdog: Any = None
         #: Whether the workers inherit this process's environment (a Ray started here).
         self._own_env = False
@@ -192,7 +195,7 @@ class RayExecutor:
         if ray.is_initialized():
             return False
         if self.address not in (None, "auto", "local"):
-            probe(self.address, self.connect_timeout)
+            probe(self.address, self.connect_timeout, self.notify)
         options: dict[str, Any] = {
             "log_to_driver": False,
             "logging_level": "warning",

@@ -250,12 +250,14 @@ def run_sweep(
     threads: int | None = None,
     on_status: StatusCallback | None = None,
     on_plan: Callable[[list[JobStatus]], None] | None = None,
+    on_notice: Callable[[str], None] | None = None,
     hook: BatchHook | None = None,
 ) -> SweepOutcome:
     """Run every job of ``plan`` whose numbers are not cached, write its files and sweep.json.
 
     ``on_plan(statuses)`` is called once with every job before any runs; ``on_status(status)``
-    whenever one changes. ``connect_timeout``: seconds to reach a Ray cluster at ``address``
+    whenever one changes; ``on_notice(text)`` with what the connection to a Ray cluster waits
+    for. ``connect_timeout``: seconds to reach a Ray cluster at ``address``
     before the run is refused with the cause (:mod:`curate.sweep.ray_connect`). ``threads``:
     CPU worker threads of every job, over the plan's (:func:`plan_groups`). ``hook`` runs in the worker after each batch (tests use it to kill a
     Ray worker). Ctrl-C (KeyboardInterrupt) propagates after the last stored batch.
@@ -271,6 +273,7 @@ def run_sweep(
         num_cpus=num_cpus,
         max_retries=plan.max_retries,
         connect_timeout=connect_timeout,
+        notify=on_notice,
     )
     if threads is not None:  # also what a benchmark's own route (StereoSet) is scored with
         plan = replace(plan, threads=threads)
