@@ -71,8 +71,7 @@ def sweep(
         min=0.1,
         help="Seconds to reach the cluster at --address (only with it); past them, or on a "
         "refused connection, a missing or wrong token or a version mismatch, the sweep stops "
-        "with the cause (exit 2). A cluster with no node to join yet is waited for, with a "
-        "note saying so.",
+        "with the cause (exit 2); a cluster with no node to join yet is waited for.",
     ),
     threads: int | None = typer.Option(
         None,
