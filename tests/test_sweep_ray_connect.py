@@ -105,6 +105,15 @@ _SERVER_FAILURE = (
 )
 
 
+#: What a head whose raylet crashed answers a Ray Client driver (issue 46, seen for real).
+_NO_NODE_FAILURE = (
+    "Initialization failure from server:\nTraceback (most recent call last):\n"
+    '  File "server.py", line 1, in init\n'
+    "RuntimeError: No node info found matching attributes: '' when trying to resolve node to "
+    "connect to.\n"
+)
+
+
 def test_a_failed_client_server_start_is_named_with_the_heads_reason():
     error = str(explain(ConnectionAbortedError(_SERVER_FAILURE), "ray://head:10001", 30))
     assert "\n" not in error
@@ -123,6 +132,7 @@ def test_only_a_head_side_start_failure_is_tried_again(monkeypatch):
 
     assert is_transient_client_failure(ConnectionAbortedError(_SERVER_FAILURE))
     assert not is_transient_client_failure(RuntimeError("UNAUTHENTICATED: invalid token"))
+    assert not is_transient_client_failure(ConnectionAbortedError(_NO_NODE_FAILURE))
     calls: list[dict] = []
 
     def flaky_init(**options):

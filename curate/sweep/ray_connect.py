@@ -230,6 +230,8 @@ _VERSIONS = re.compile(
 #: ``ray.init`` tries through ``ray://`` when the head could not start the driver's server.
 CLIENT_INIT_ATTEMPTS = 3
 _CLIENT_INIT_FAILURE = "initialization failure from server"
+#: What the head's server says when no raylet of the cluster was found on the head.
+_NO_NODE = "no node info found"
 
 
 def is_transient_client_failure(exc: BaseException) -> bool:
@@ -237,8 +239,11 @@ def is_transient_client_failure(exc: BaseException) -> bool:
     or reached this driver's own server (``Starting Ray client server failed``, ``Proxy
     failed to Connect to backend``, a runtime env not made in time): a busy head, worth
     another try. A refused token or a version mismatch is answered without starting
-    anything and never arrives this way."""
-    return _CLIENT_INIT_FAILURE in str(exc).lower()
+    anything and never arrives this way. Nor is a head with no node to join worth another
+    try: the server it started waited a minute for a raylet (Ray's "No node info found"),
+    and each try cost ~90 s (a head whose raylet crashed: 272 s in silence for three)."""
+    text = str(exc).lower()
+    return _CLIENT_INIT_FAILURE in text and _NO_NODE not in text
 
 
 def server_reason(text: str) -> str:
