@@ -90,8 +90,10 @@ def test_utf16_tsv_and_jsonl_are_detected_as_such(tmp_path: Path) -> None:
     assert [p.pair_id for p in read_dataset(jsonl_path).pairs] == [7]
 
 
-def test_utf16_without_its_mark_gets_the_right_advice(tmp_path: Path) -> None:
-    path = _write(tmp_path, "pairs.csv", CRLF_TEXT.encode("utf-16-le"))
+@pytest.mark.parametrize("text", [CRLF_TEXT, CRLF_TEXT.replace("é", "e")])
+def test_utf16_without_its_mark_gets_the_right_advice(tmp_path: Path, text: str) -> None:
+    """Also when all ASCII, which is valid UTF-8 (with NULs) and gave a header error."""
+    path = _write(tmp_path, "pairs.csv", text.encode("utf-16-le"))
     code, _, stderr = _curate(tmp_path, "stats", str(path))
     assert code == 2
     assert "--encoding utf-16-le" in stderr and "cp1252" not in stderr

@@ -210,15 +210,16 @@ def decode(data: bytes, source: str, encoding: str | None = None) -> Decoded:
     if encoding is None and (marked := bom_encoding(data)):
         return _decoded_whole(data, marked, source, f"its {marked.upper()} byte-order mark")
     if encoding is None:
+        if found := _wide_without_bom(data):  # ASCII in UTF-16 is valid UTF-8, NULs and all
+            where = _where(data) or "NUL bytes between its characters"
+            raise InputError(
+                f"{source}: not UTF-8: {where}; its NUL bytes between ASCII letters say "
+                f"{found} without a byte-order mark; give --encoding {found} if that is it"
+            )
         try:
             return Decoded(data.decode("utf-8"))
         except UnicodeDecodeError:
             pass
-        if found := _wide_without_bom(data):
-            raise InputError(
-                f"{source}: not UTF-8: {_where(data)}; its NUL bytes between ASCII letters "
-                f"say {found} without a byte-order mark; give --encoding {found} if that is it"
-            )
         if b"\x00" in data:
             raise InputError(
                 f"{source}: not UTF-8: {_where(data)}, and it holds NUL bytes: the file looks "
