@@ -72,3 +72,30 @@ def test_cached_and_configuration_files_too_deep_are_ignored_not_a_traceback(
     (tmp_path / "config.json").write_text(DEEP, encoding="utf-8")
     assert config_json_kind(tmp_path) is None
     assert _load(tmp_path / "config.json") == {}
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("deep.jsonl", DEEP),  # a JSON-lines data file (parse_jsonl)
+        ("deep_object.jsonl", '{"sent_more": ' + DEEP + "}"),  # sniffed as StereoSet first
+        ("deep.json", '{"data": ' + DEEP + "}"),  # a StereoSet document
+    ],
+)
+def test_a_deep_data_file_is_refused_in_one_sentence(tmp_path: Path, name: str, text: str) -> None:
+    """Data files read through the JSON-lines and StereoSet readers died with RecursionError."""
+    (tmp_path / name).write_text(text + "\n", encoding="utf-8")
+    code, stderr = _curate(tmp_path, "stats", name)
+    assert code == 2
+    assert "nested deeper than" in _one_sentence(stderr)
+
+
+def test_deep_findings_and_decisions_lines_are_refused_in_one_sentence(tmp_path: Path) -> None:
+    """The findings and decisions readers share read_jsonl_objects (loads_record): no traceback."""
+    from curate.errors import CurateError
+    from curate.jsonl import read_jsonl_objects
+
+    path = tmp_path / "findings.jsonl"
+    path.write_text(DEEP + "\n", encoding="utf-8")
+    with pytest.raises(CurateError, match="nested deeper than"):
+        read_jsonl_objects(path)

@@ -30,7 +30,6 @@ not its template, a neutral sentence missing) is read and left to them.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -42,6 +41,7 @@ from curate.columns import Schema
 from curate.errors import InputError, UsageError
 from curate.fileio import read_text_utf8, write_file_set
 from curate.formats.dataset import Dataset, Shape
+from curate.jsonl import loads_document
 from curate.pairs import Pair
 
 NAME = FORMAT = "winogender"
@@ -142,8 +142,8 @@ def _decoded(value: Any) -> Any:
     """An extra field as read back from a CSV cell (JSON text) or kept natively."""
     if isinstance(value, str):
         try:
-            return json.loads(value)
-        except ValueError:
+            return loads_document(value)
+        except ValueError:  # not JSON, or nested too deep (RecursionError with json.loads)
             return value
     return value
 
