@@ -80,6 +80,25 @@ def detect_any_language(text: str) -> str | None:
     return found
 
 
+#: Returned by :func:`too_few_words` when a text too short to decide leans to a language that
+#: is not English (a one-pair French file was linted as English with no word).
+TOO_FEW = "too-few"
+
+
+def too_few_words(text: str) -> str | None:
+    """:data:`TOO_FEW` when ``text`` has too few function words to decide and another
+    language has at least two different ones, more than English has; None otherwise (a short
+    English text stays silent, since English is what is assumed: "Women die young" holds one
+    Dutch word, twice)."""
+    words = set(_WORD.findall(text[:200_000].lower()))
+    kinds = {
+        code: len(words & table)
+        for code, table in {**_FUNCTION_WORDS, **_OTHER_FUNCTION_WORDS}.items()
+    }
+    english = kinds.pop("en")
+    return TOO_FEW if max(kinds.values()) >= 2 and max(kinds.values()) > english else None
+
+
 def language_note(code: str | None, source: str) -> str | None:
     """The reader's note when the detected language is not one curate lints (``code`` from
     :func:`detect_any_language`), or could not be told: English rules are used, said."""
@@ -94,6 +113,12 @@ def language_note(code: str | None, source: str) -> str | None:
             f"{source}: language: not told from its sentences (their function words are of "
             f"several languages); its pairs are treated as English: pass --language ({known}) "
             "if that is wrong"
+        )
+    if code == TOO_FEW:
+        return (
+            f"{source}: language: not told (too few sentences; their function words lean away "
+            f"from English); its pairs are treated as English: pass --language ({known}) if "
+            "that is wrong"
         )
     return None
 

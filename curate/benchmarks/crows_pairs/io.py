@@ -92,11 +92,17 @@ def with_language(dataset: Dataset) -> Dataset:
         declared_language,
         detect_any_language,
         language_note,
+        too_few_words,
     )
 
     if declared := declared_language():
         return replace(dataset, language=declared)
-    found = detect_any_language(" ".join(p.sent_more for p in dataset.pairs[:2000]))
+    pairs = dataset.pairs[:2000]
+    found = detect_any_language(" ".join(p.sent_more for p in pairs))
+    if found is None:  # a file of a pair or two: both sentences give twice the evidence
+        found = detect_any_language(" ".join(f"{p.sent_more} {p.sent_less}" for p in pairs))
+        if found is None:
+            found = too_few_words(" ".join(f"{p.sent_more} {p.sent_less}" for p in pairs))
     if note := language_note(found, dataset.source):  # a German file was linted as Dutch
         dataset = replace(dataset, warnings=(*dataset.warnings, note))
     return replace(dataset, language=found if found in LANGUAGES else None)
