@@ -14,6 +14,12 @@
     const code = LANGUAGES[v];
     return TRANSLATED && code ? `${VERSIONS[v]} (${LANGUAGE_NAMES[code] || code})` : VERSIONS[v];
   }
+  /** A version's name in chart labels and table headers: for aligned translations its
+   * language ("French"), never the file's full path (which made 90-character labels). */
+  function versionShort(v) {
+    const code = LANGUAGES[v];
+    return TRANSLATED && code ? LANGUAGE_NAMES[code] || code : VERSIONS[v];
+  }
   const LAST = NV - 1;
   const MODELS = DATA.models;
   const ROWS = DATA.rows;
@@ -71,8 +77,11 @@
     const c = compared(score);
     return c[0] > c[1] ? 1 : 0;
   }
+  /** A flip compares two verdicts of one model on one pair in one language: aligned
+   * translations are two languages, so nothing flips across them. */
+  const FLIPS = NV === 2 && !TRANSLATED;
   function flipped(r, m) {
-    if (NV !== 2) return false;
+    if (!FLIPS) return false;
     const s = r.s[m];
     return !!(s[0] && s[1]) && verdict(s[0]) !== verdict(s[1]);
   }
@@ -84,6 +93,11 @@
     if (100 * gap <= t) return 1;
     return a > b ? 0 : 2;
   }
+
+  /** SCORED[m][v]: column m has a score on some pair of version v. With aligned translations
+   * a model scored on one language's file has no row in the other's charts (no empty rows). */
+  const SCORED = MODELS.map((_, m) => VERSIONS.map((_, v) => ROWS.some((r) => !!r.s[m][v])));
+  const charted = (m, v) => !TRANSLATED || SCORED[m][v];
 
   // ------------------------------------------------------------------ state
   const state = { q: "", bias: "", code: "", decision: "", flip: "", model: "", cls: "", sort: "id", dir: 1, page: 0 };
@@ -126,7 +140,7 @@
     $("table-columns").append(el("label", { title: m.label }, [box, ` ${m.label}`]));
   }
   if (!MODELS.length) $("table-columns-box").hidden = true;
-  if (NV !== 2) $("f-flip-label").hidden = true;
+  if (!FLIPS) $("f-flip-label").hidden = true;
 
   function modelsShown() {
     return state.model === "" ? MODELS.map((_, i) => i) : [Number(state.model)];
@@ -183,7 +197,7 @@
       for (let v = 0; v < NV; v++) {
         cols.push({
           key: `score-${m}-${v}`,
-          label: `${name}: ${NV === 2 ? `${VERSIONS[v]} ` : ""}more / less (${scoreUnit(m)})`,
+          label: `${name}: ${NV === 2 ? `${versionShort(v)} ` : ""}more / less (${scoreUnit(m)})`,
           value: (r) => (r.s[m][v] ? r.s[m][v][0] - r.s[m][v][1] : -Infinity),
           render: (td, r) => renderScore(td, r.s[m][v], m),
           cls: "num",
@@ -201,7 +215,7 @@
         value: (r) => { const c = pairClass(r, m, thresholdValue()); return c === null ? "" : c; },
         render: (td, r) => { const c = pairClass(r, m, thresholdValue()); if (c) td.append(el("span", { cls: `badge cls-${c}`, text: c })); },
       });
-      if (NV === 2) {
+      if (FLIPS) {
         cols.push({ key: `flip-${m}`, label: `${name}: flip`, value: (r) => (flipped(r, m) ? 1 : 0), render: (td, r) => { if (flipped(r, m)) td.append(el("span", { cls: "flip", text: "flip" })); } });
       }
     }
@@ -287,10 +301,13 @@
     const parts = [];
     for (let v = 0; v < NV; v++) {
       const x = verdict(r.s[m][v]);
-      parts.push(x === null ? "-" : x ? "biased" : "not biased");
+      const word = x === null ? "-" : x ? "biased" : "not biased";
+      // translations: each language's verdict under its name, none for a language not scored
+      if (!TRANSLATED) parts.push(word);
+      else if (SCORED[m][v]) parts.push(`${versionShort(v)}: ${word}`);
     }
     const last = verdict(lastScore(r, m));
-    td.append(el("span", { cls: last === null ? "" : `verdict-${last}`, text: parts.join(" \u2192 ") }));
+    td.append(el("span", { cls: last === null ? "" : `verdict-${last}`, text: parts.join(TRANSLATED ? "; " : " \u2192 ") }));
   }
 
   // ------------------------------------------------------------------ table
@@ -397,7 +414,7 @@
           g[0] += b; g[1] += 1;
         }
         let flips = null;
-        if (NV === 2 && v === 1) flips = summaryRows.reduce((k, r) => k + (flipped(r, m) ? 1 : 0), 0);
+        if (FLIPS && v === 1) flips = summaryRows.reduce((k, r) => k + (flipped(r, m) ? 1 : 0), 0);
         out.push({
           m, v, n, flips,
           metric: n ? (100 * biased) / n : null,
@@ -422,17 +439,18 @@
       el("th", { text: "model" }), el("th", { text: "version" }), el("th", { text: "pairs scored" }),
       el("th", { text: "metric score %" }),
       ...LABELS.map((l) => el("th", { text: `${l} % (\u00b1${t}%)` })),
-      ...(NV === 2 ? [el("th", { text: "flips" })] : []),
+      ...(FLIPS ? [el("th", { text: "flips" })] : []),
       ...(HAS_CAPABILITY ? [el("th", { text: "capability (lower is better)" })] : []),
     ]);
     const rows = [head];
     for (const s of summary) {
+      if (!charted(s.m, s.v)) continue;
       const cells = [
-        el("td", { text: MODELS[s.m].label }), el("td", { text: VERSIONS[s.v] }), el("td", { text: String(s.n) }),
+        el("td", { text: MODELS[s.m].label }), el("td", { text: versionShort(s.v) }), el("td", { text: String(s.n) }),
         el("td", { id: `metric-${s.m}-${s.v}`, "data-value": String(s.metric), text: fmt(s.metric, 2) }),
         ...LABELS.map((l, i) => el("td", { id: `share-${s.m}-${s.v}-${l}`, "data-value": String(s.shares[i]), text: fmt(s.shares[i], 2) })),
       ];
-      if (NV === 2) cells.push(el("td", { id: `flips-${s.m}-${s.v}`, text: s.flips === null ? "" : String(s.flips) }));
+      if (FLIPS) cells.push(el("td", { id: `flips-${s.m}-${s.v}`, text: s.flips === null ? "" : String(s.flips) }));
       if (HAS_CAPABILITY) cells.push(el("td", { id: `capability-${s.m}-${s.v}`, text: capabilityText(MODELS[s.m].capability) }));
       rows.push(el("tr", null, cells));
     }
@@ -500,7 +518,7 @@
     return lines.join("<br>");
   }
   function groupName(s) {
-    return NV === 2 || MODELS.length > 1 ? `${MODELS[s.m].label} \u00b7 ${VERSIONS[s.v]}` : MODELS[s.m].label;
+    return NV === 2 || MODELS.length > 1 ? `${MODELS[s.m].label} \u00b7 ${versionShort(s.v)}` : MODELS[s.m].label;
   }
   /** 95% Wilson interval of k of n, in percent. */
   function wilson(k, n) {
@@ -512,7 +530,7 @@
   const ROW_PX = 22;
   function drawCharts(all, t) {
     if (!MODELS.length) return;
-    const summary = all.filter((s) => chartCols.has(s.m));
+    const summary = all.filter((s) => chartCols.has(s.m) && charted(s.m, s.v));
     const many = summary.length > 4;
     for (const id of ["chart-threshold", "chart-metric", "chart-curves"]) $(id).classList.toggle("wide", many);
     $("chart-heat").parentElement.classList.toggle("wide", many);
@@ -705,11 +723,15 @@
     curveCache = { rows: summaryRows, series };
     return series;
   }
+  /** More series than this in the three class panels overlap into a tangle: the curves are then
+   * drawn as small multiples, one panel per column (drawCurvesByColumn). */
+  const CURVE_SERIES = 8;
   function drawCurves(t) {
     const dashes = ["dot", "solid"];
+    const shown = thresholdCurves().filter((s) => chartCols.has(s.m) && charted(s.m, s.v));
+    if (shown.length > CURVE_SERIES) return drawCurvesByColumn(t, shown);
     const traces = [];
-    for (const s of thresholdCurves()) {
-      if (!chartCols.has(s.m)) continue;
+    for (const s of shown) {
       const name = plotText(groupName(s));
       LABELS.forEach((label, i) => traces.push({
         type: "scatter", mode: "lines+markers", x: s.steps, y: s.shares[i], xaxis: `x${i ? i + 1 : ""}`, yaxis: `y${i ? i + 1 : ""}`,
@@ -721,7 +743,7 @@
     }
     const marker = (i) => ({ type: "line", xref: `x${i ? i + 1 : ""}`, x0: t, x1: t, yref: `y${i ? i + 1 : ""} domain`, y0: 0, y1: 1, line: { color: "#0969da", width: 2 } });
     const layout = {
-      title: { text: `Threshold view, 0-20%: one panel per class${NV === 2 ? ` (dotted ${VERSIONS[0]}, solid ${VERSIONS[1]})` : ""}<br><sub>click a legend entry to hide a column in all three panels</sub>`, font: { size: 14 } },
+      title: { text: `Threshold view, 0-20%: one panel per class${NV === 2 ? ` (dotted ${versionShort(0)}, solid ${versionShort(1)})` : ""}<br><sub>click a legend entry to hide a column in all three panels</sub>`, font: { size: 14 } },
       grid: { rows: 1, columns: 3, pattern: "independent" },
       annotations: LABELS.map((label, i) => ({ text: `<b>${label}</b>`, xref: `x${i ? i + 1 : ""} domain`, yref: `y${i ? i + 1 : ""} domain`, x: 0.5, y: 1.02, showarrow: false, yanchor: "bottom" })),
       shapes: LABELS.map((_, i) => marker(i)),
@@ -734,6 +756,60 @@
     LABELS.forEach((_, i) => {
       layout[`xaxis${i ? i + 1 : ""}`] = { title: { text: "threshold (%)" } };
       layout[`yaxis${i ? i + 1 : ""}`] = { range: [0, 100], title: i ? undefined : { text: "% of pairs" } };
+    });
+    window.Plotly.react("chart-curves", traces, layout, CONFIG);
+  }
+  /** Small multiples of the threshold-view curves: one panel per column (its glyph and label
+   * in its colour above it), in each the three classes in their colours, the first version
+   * dotted and the second solid. Panels per row grow so that the chart stays within two
+   * screens (1,800 px) however many columns the picker shows; the legend has six entries. */
+  const CURVES_MAX_PX = 1800;
+  const PANEL_PX = 190;
+  function drawCurvesByColumn(t, shown) {
+    const div = $("chart-curves");
+    const cols = Array.from(new Set(shown.map((s) => s.m)));
+    const width = div.clientWidth || 1200;
+    const top = 124;
+    let per = Math.max(1, Math.min(cols.length, Math.floor(width / 300)));
+    while (top + 60 + Math.ceil(cols.length / per) * PANEL_PX > CURVES_MAX_PX) per += 1;
+    const rows = Math.ceil(cols.length / per);
+    // label width in characters the panel holds (about 6.5 px a character at 11 px)
+    const chars = Math.max(12, Math.floor(width / per / 6.5) - 2);
+    const dashes = NV === 2 ? ["dot", "solid"] : ["solid"];
+    const traces = [];
+    const layout = {
+      title: { text: `Threshold view, 0-20%: one panel per column${NV === 2 ? ` (dotted ${plotText(versionShort(0))}, solid ${plotText(versionShort(1))})` : ""}<br><sub>classes in colour; the blue line is the slider; click a legend entry to hide that class in every panel</sub>`, font: { size: 14 },
+        // at the top, so that the legend below it and the panels' names below that never meet it
+        y: 1, yref: "container", yanchor: "top", pad: { t: 18 } },
+      grid: { rows: rows, columns: per, pattern: "independent", xgap: 0.12, ygap: 0.32 },
+      annotations: [], shapes: [], hovermode: "closest",
+      margin: { t: top, r: 10, b: 50, l: 50 },
+      legend: { orientation: "h", y: 1.0, yanchor: "bottom", x: 1, xanchor: "right", yref: "container", font: { size: 11 } },
+      height: top + 60 + rows * PANEL_PX,
+    };
+    layout.legend.y = 1 - 60 / layout.height;
+    layout.legend.yanchor = "top";
+    cols.forEach((m, k) => {
+      const ax = k ? String(k + 1) : "";
+      for (const s of shown.filter((x) => x.m === m)) {
+        const name = plotText(groupName(s));
+        LABELS.forEach((label, i) => traces.push({
+          type: "scatter", mode: "lines", x: s.steps, y: s.shares[i], xaxis: `x${ax}`, yaxis: `y${ax}`,
+          name: `${label}${NV === 2 ? ` \u00b7 ${plotText(versionShort(s.v))}` : ""}`, meta: [label, m, s.v],
+          legendgroup: `${label}-${s.v}`, showlegend: k === 0,
+          line: { color: COLORS[label], dash: dashes[s.v % dashes.length], width: 1.5 }, opacity: opacity(m),
+          hovertemplate: `${name}<br>${label} at %{x}%: %{y:.1f}%<extra></extra>`,
+        }));
+      }
+      const below = k + per < cols.length;
+      layout[`xaxis${ax}`] = { range: [DATA.threshold.min, DATA.threshold.max], tickfont: { size: 10 }, title: below ? undefined : { text: "threshold (%)", font: { size: 11 }, standoff: 2 } };
+      layout[`yaxis${ax}`] = { range: [0, 100], tickvals: [0, 50, 100], tickfont: { size: 10 }, title: k % per ? undefined : { text: "% of pairs", font: { size: 11 }, standoff: 2 } };
+      layout.annotations.push({
+        text: plotText(`${columnGlyph(m)} ${MODELS[m].label}`, chars), font: { size: 11, color: columnColor(m) },
+        xref: `x${ax} domain`, yref: `y${ax} domain`, x: 0, xanchor: "left", y: 1.02, yanchor: "bottom", align: "left", showarrow: false,
+        bgcolor: highlight === m ? "#fff1a8" : undefined,
+      });
+      layout.shapes.push({ type: "line", xref: `x${ax}`, x0: t, x1: t, yref: `y${ax} domain`, y0: 0, y1: 1, line: { color: "#0969da", width: 1.5 } });
     });
     window.Plotly.react("chart-curves", traces, layout, CONFIG);
   }
