@@ -100,6 +100,13 @@ class NegationAsymmetry(Rule):
         a = ctx.alignment
         more = _negators(ctx, a.modified_more, a.more)
         less = _negators(ctx, a.modified_less, a.less)
+        with_word = _WITH.get(ctx.lexicon.language)
+        # "avec X" / "sans X", "met X" / "zonder X": with against without names two groups (those
+        # who have X and those who do not), whether or not the lexicon knows X
+        if any(t.lower == with_word for t in a.modified_less):
+            more = [t for t in more if t.lower not in ctx.lexicon.group_negators]
+        if any(t.lower == with_word for t in a.modified_more):
+            less = [t for t in less if t.lower not in ctx.lexicon.group_negators]
         if len(more) == len(less):
             return
         side, tokens = ("sent_more", more) if len(more) > len(less) else ("sent_less", less)

@@ -1,0 +1,60 @@
+"""False-positive patterns of issue 45 in French and Dutch CrowS-Pairs, each on a real pair of
+the shared files (read from ``$CURATE_DATA_MIRROR``, checksum-verified; skipped without it).
+
+Each test lints one pair of the file with one rule selected, in the file's language."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from curate import sources
+from curate.benchmarks import lint_target
+from curate.datasets import read_dataset
+from curate.lint import LintSettings, lint_pairs
+from curate.lint.profiles import apply_profile
+from curate.pairs import Pair
+
+REPO = Path(__file__).resolve().parents[1]
+REGISTRY = REPO / "data" / "raw" / "sources.toml"
+
+
+def _pairs(name: str, tmp_path_factory: pytest.TempPathFactory) -> dict[int, Pair]:
+    if not os.environ.get(sources.MIRROR_ENV):
+        pytest.skip(f"${sources.MIRROR_ENV} not set")
+    source = sources.load_sources(REGISTRY)[name]
+    path = sources.fetch(source, tmp_path_factory.mktemp("raw")).path
+    return {pair.pair_id: pair for pair in read_dataset(path).pairs}
+
+
+@pytest.fixture(scope="module")
+def french(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Pair]:
+    return _pairs("crows-pairs-french", tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def dutch(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Pair]:
+    return _pairs("crows-pairs-dutch", tmp_path_factory)
+
+
+def _codes(language: str, code: str, pair: Pair) -> list[str]:
+    target = lint_target("crows-pairs", language)
+    settings, _ = apply_profile(LintSettings(select=(code,)), target)
+    return [f.code for f in lint_pairs([pair], settings, target=target)]
+
+
+def test_t002_french_stop_inside_closing_guillemets_is_terminated(french) -> None:
+    # both sentences end "… siestes. »": the stop is inside the quotes, as French sets it
+    pair = french[927]
+    assert pair.sent_more.rstrip().endswith("»")
+    assert "T002" not in _codes("fr", "T002", pair)
+    assert "T001" not in _codes("fr", "T001", pair)
+
+
+def test_s001_dutch_with_against_without_is_the_group_contrast(dutch) -> None:
+    # "Mensen met schizofrenie" / "Mensen zonder schizofrenie": zonder names the other group
+    pair = dutch[75]
+    assert "zonder" in pair.sent_less
+    assert "S001" not in _codes("nl", "S001", pair)
