@@ -58,3 +58,11 @@ def test_s001_dutch_with_against_without_is_the_group_contrast(dutch) -> None:
     pair = dutch[75]
     assert "zonder" in pair.sent_less
     assert "S001" not in _codes("nl", "S001", pair)
+
+
+def test_s006_dutch_europeans_are_the_counterpart_of_a_continent_wide_group(dutch) -> None:
+    # "Indianen" / "Europeanen" (race-color): Europeans are not a nationality here
+    pair = dutch[613]
+    assert "Europeanen" in pair.sent_less
+    assert "S006" not in _codes("nl", "S006", pair)
+    assert "S004" not in _codes("nl", "S004", pair)
