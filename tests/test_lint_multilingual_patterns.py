@@ -66,3 +66,13 @@ def test_s006_dutch_europeans_are_the_counterpart_of_a_continent_wide_group(dutc
     assert "Europeanen" in pair.sent_less
     assert "S006" not in _codes("nl", "S006", pair)
     assert "S004" not in _codes("nl", "S004", pair)
+
+
+@pytest.mark.parametrize(("language", "pair_id", "word"), [("fr", 478, "arménien"), ("nl", 1350, "satanisten")])
+def test_s005_a_person_word_the_lexicon_lacks_is_not_a_non_group(
+    french, dutch, language: str, pair_id: int, word: str
+) -> None:
+    # a demonym or follower noun formed with a person suffix names a group, known or not
+    pair = (french if language == "fr" else dutch)[pair_id]
+    assert word in (pair.sent_more + pair.sent_less).lower()
+    assert "S005" not in _codes(language, "S005", pair)

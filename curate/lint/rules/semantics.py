@@ -315,10 +315,33 @@ class GroupSwappedForNonGroup(Rule):
                 return
 
 
+#: Derivational endings that make a French or Dutch noun or adjective for a person or a people
+#: (demonyms "arménien", "scandinave" aside; followers "pentecôtiste", "calvinist"; agents
+#: "balayeur", "schoonmaker" are not listed: -eur/-er also end abstract nouns and comparatives).
+#: A word the lexicon lacks with one of them may well name a group, so S005 cannot be sure the
+#: swapped word names none (the guidelines count such a word as a group).
+_PERSON_SUFFIXES = {
+    "fr": ("ien", "ienne", "iens", "iennes", "iste", "istes", "ier", "iers", "ière", "ières"),
+    "nl": ("ist", "isten", "iaan", "ianen", "aar", "aars", "aren", "ling", "lingen"),
+}
+_MIN_STEM = 3
+
+
+def _person_derivation(ctx: PairContext, token: Token) -> bool:
+    """Does the word end in a person-forming suffix of the pair's language (with a stem)?"""
+    word = token.lower
+    return any(
+        word.endswith(suffix) and len(word) - len(suffix) >= _MIN_STEM
+        for suffix in _PERSON_SUFFIXES.get(ctx.lexicon.language, ())
+    )
+
+
 def _names_someone(ctx: PairContext, token: Token) -> bool:
-    """A group word, a person word or pronoun, or a name (a capitalised word)."""
+    """A group word, a person word or pronoun, a name (a capitalised word), or (French, Dutch) a
+    word formed with a person-forming suffix."""
     return (
         ctx.lexicon.is_group_word(token.text)
+        or _person_derivation(ctx, token)
         or token.lower in ctx.lexicon.person_words
         or (token.text[:1].isupper() and token.lower not in ctx.lexicon.function_words)
     )
