@@ -76,3 +76,9 @@ def test_s005_a_person_word_the_lexicon_lacks_is_not_a_non_group(
     pair = (french if language == "fr" else dutch)[pair_id]
     assert word in (pair.sent_more + pair.sent_less).lower()
     assert "S005" not in _codes(language, "S005", pair)
+
+
+@pytest.mark.parametrize("pair_id", [977, 392])
+def test_p006_french_gender_agreement_after_the_swap_is_no_extra_change(french, pair_id: int) -> None:
+    # "filles ... nulles" / "garçons ... nuls"; "complimentée ... douce" / "complimenté ... doux"
+    assert "P006" not in _codes("fr", "P006", french[pair_id])
