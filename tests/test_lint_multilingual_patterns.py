@@ -82,3 +82,9 @@ def test_s005_a_person_word_the_lexicon_lacks_is_not_a_non_group(
 def test_p006_french_gender_agreement_after_the_swap_is_no_extra_change(french, pair_id: int) -> None:
     # "filles ... nulles" / "garçons ... nuls"; "complimentée ... douce" / "complimenté ... doux"
     assert "P006" not in _codes("fr", "P006", french[pair_id])
+
+
+@pytest.mark.parametrize("pair_id", [339, 165])
+def test_s005_french_inflections_of_age_words_name_the_group(french, pair_id: int) -> None:
+    # "vieil" (vieux before a vowel) / "jeune"; "séniors" (accented) / "ados"
+    assert "S005" not in _codes("fr", "S005", french[pair_id])
