@@ -33,6 +33,7 @@ from curate.fileio import read_input_file, write_bytes_atomic, write_file_set
 from curate.formats.dataset import Dataset, Shape, log_warnings, shared_fields
 from curate.formats.delimited import pairs_only as _pairs_only
 from curate.formats.delimited import parse_delimited
+from curate.formats.encoding import sniffable
 from curate.pairs import Pair
 
 __all__ = [
@@ -92,7 +93,7 @@ def read_dataset(path: Path | str, input_format: str | None = None) -> Dataset:
     if not folder and not data.strip() and (kind := _EMPTY_KIND.get(path.suffix.lower())):
         raise InputError(f"{path}: the file is empty; expected {kind}")
     if input_format is None:
-        benchmark, fmt = benchmarks.detect(data, path)
+        benchmark, fmt = benchmarks.detect(sniffable(data), path)
     else:
         benchmark, fmt = benchmarks.for_format(input_format), input_format
     if folder and benchmark.fallback:

@@ -394,10 +394,45 @@ def read_input_file(path: Path) -> bytes:
         raise InputError(f"{path}: permission denied") from None
 
 
+#: Byte-order marks of the encodings in which ASCII is not one byte a character, longest first
+#: (UTF-32-LE's mark begins with UTF-16-LE's). A file that starts with one is that encoding:
+#: the mark is the evidence, and line-by-line 8-bit guessing would only misread it.
+WIDE_BOMS: tuple[tuple[bytes, str], ...] = (
+    (b"\xff\xfe\x00\x00", "utf-32"),
+    (b"\x00\x00\xfe\xff", "utf-32"),
+    (b"\xff\xfe", "utf-16"),
+    (b"\xfe\xff", "utf-16"),
+)
+
+
+def bom_encoding(data: bytes) -> str | None:
+    """``utf-16`` or ``utf-32`` when ``data`` starts with that encoding's byte-order mark
+    (these codecs read the mark and its byte order), else None."""
+    return next((name for bom, name in WIDE_BOMS if data.startswith(bom)), None)
+
+
+def decode_wide(data: bytes, name: str, source: str) -> str:
+    """``data`` decoded whole as the UTF-16 or UTF-32 codec ``name`` (never line by line: its
+    line ends are two or four bytes), or one sentence naming the offset it fails at."""
+    try:
+        return data.decode(name)
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"{source}: not UTF-8, and not {name} either: {exc.reason} at byte offset "
+            f"{exc.start}; give the file's encoding with --encoding"
+        ) from None
+
+
 def read_text_utf8(path: Path) -> str:
-    """Read a file as UTF-8, naming the file and byte offset of the first invalid byte."""
+    """Read a file as UTF-8, naming the file and byte offset of the first invalid byte; a file
+    with a UTF-16 or UTF-32 byte-order mark is refused saying so (these readers take UTF-8)."""
     path = Path(path)
     data = read_input_file(path)
+    if wide := bom_encoding(data):
+        raise InputError(
+            f"{path}: not UTF-8: it starts with the byte-order mark of {wide.upper()}; this "
+            "file is read as UTF-8 only: save it as UTF-8"
+        )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

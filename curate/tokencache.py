@@ -17,6 +17,7 @@ from pathlib import Path
 
 from curate import align
 from curate.fileio import write_text_atomic
+from curate.jsonl import loads_document
 
 #: Entries beyond this are not added (a cache of a huge corpus would cost more than it saves).
 MAX_ENTRIES = 500_000
@@ -29,7 +30,7 @@ def cache_path(directory: Path) -> Path:
 
 def _load(path: Path) -> dict[str, list[str]]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads_document(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict) or not all(

@@ -9,7 +9,6 @@ the registry joins the view without a change here.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from rich.table import Table
 from curate.commands.common import err, handles_errors, out, print_json
 from curate.errors import InputError
 from curate.fileio import check_output_dir
+from curate.jsonl import loads_document
 from curate.terminal import print_table
 
 SWEEP_JSON = "sweep.json"
@@ -32,10 +32,10 @@ def register(app: typer.Typer) -> None:
 
 def _read_json(path: Path) -> dict[str, Any]:
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
+        document = loads_document(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError, JSONDecodeError, too deep
         raise InputError(f"{path}: not a readable JSON document ({exc})") from None
     if not isinstance(document, dict):
         raise InputError(f"{path}: expected a JSON object")

@@ -392,15 +392,14 @@ class _SweepInputs:
 
 def _sweep_inputs(path: Path) -> _SweepInputs:
     """The plan of ``--sweep``: the file itself, or the one the output root's sweep.json names."""
-    import json
-
     from curate.errors import InputError
+    from curate.jsonl import loads_document
     from curate.sweep.plan import load_plan
 
     if path.is_dir():
         document = path / "sweep.json"
         try:
-            recorded = json.loads(document.read_text(encoding="utf-8"))
+            recorded = loads_document(document.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise InputError(f"{path}: not a sweep's output root (no sweep.json)") from None
         except (OSError, ValueError) as exc:

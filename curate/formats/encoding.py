@@ -36,6 +36,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from curate.errors import InputError, UsageError
+from curate.fileio import bom_encoding, decode_wide
 
 #: Legacy encodings tried, most common first (ties are refused, so the order never decides).
 CANDIDATES: tuple[str, ...] = (
@@ -102,6 +103,8 @@ class Decoded:
     encoding: str = "utf-8"
     utf8_lines: tuple[int, ...] = ()
     evidence: str = ""
+    #: The bytes were decoded whole (UTF-16, UTF-32), not line by line.
+    whole: bool = False
 
     @property
     def legacy(self) -> bool:
@@ -111,6 +114,8 @@ class Decoded:
         """The bytes this text was decoded from (every line in its own encoding)."""
         if not self.legacy:
             return self.text.encode("utf-8")
+        if self.whole:
+            return self.text.encode(self.encoding)
         utf8 = set(self.utf8_lines)
         return b"".join(
             line.encode("utf-8" if number in utf8 else self.encoding)
@@ -200,11 +205,26 @@ def decode(data: bytes, source: str, encoding: str | None = None) -> Decoded:
     encoding = encoding or _forced.get()
     if encoding is not None and check_encoding(encoding) == "utf-8":
         return Decoded(_strict_utf8(data, source))
+    if encoding is not None and wide(encoding):
+        return _decoded_whole(data, encoding, source, f"--encoding {encoding}")
+    if encoding is None and (marked := bom_encoding(data)):
+        return _decoded_whole(data, marked, source, f"its {marked.upper()} byte-order mark")
     if encoding is None:
+        if found := _wide_without_bom(data):  # ASCII in UTF-16 is valid UTF-8, NULs and all
+            where = _where(data) or "NUL bytes between its characters"
+            raise InputError(
+                f"{source}: not UTF-8: {where}; its NUL bytes between ASCII letters say "
+                f"{found} without a byte-order mark; give --encoding {found} if that is it"
+            )
         try:
             return Decoded(data.decode("utf-8"))
         except UnicodeDecodeError:
             pass
+        if b"\x00" in data:
+            raise InputError(
+                f"{source}: not UTF-8: {_where(data)}, and it holds NUL bytes: the file looks "
+                "binary, not text"
+            )
     lines = _lines(data)
     legacy = [
         (n, line)
@@ -227,6 +247,64 @@ def decode(data: bytes, source: str, encoding: str | None = None) -> Decoded:
             return Decoded(decoded.text, name, utf8_lines, evidence)
         return decoded
     return _detect(lines, legacy, utf8_lines, source, _where(data))
+
+
+def wide(encoding: str) -> bool:
+    """Whether ``encoding`` is one whose line ends are not the bytes ``\\n`` / ``\\r\\n``
+    (UTF-16, UTF-32 and their byte orders): its files are decoded whole, not line by line."""
+    return codecs.lookup(encoding).name.startswith(("utf-16", "utf-32"))
+
+
+def sniffable(data: bytes) -> bytes:
+    """The bytes the benchmarks' detectors look at: ``data`` itself, or, for a UTF-16 or UTF-32
+    file (its byte-order mark, or ``--encoding``), its text as UTF-8, so that the detectors,
+    which read the first line as ASCII, see a tab, a ``{`` or a column name."""
+    forced = _forced.get()
+    name = forced if forced is not None and wide(forced) else bom_encoding(data)
+    if name is None:
+        return data
+    return data.decode(name, errors="replace").lstrip("\ufeff").encode("utf-8")
+
+
+def _wide_without_bom(data: bytes) -> str | None:
+    """``utf-16-le`` / ``utf-16-be`` / ``utf-32-le`` / ``utf-32-be`` when the first bytes are
+    ASCII text in that layout (each ASCII byte padded by NULs on one side), else None."""
+    head = data[:400]
+    for name, width, first in (
+        ("utf-32-le", 4, 0), ("utf-32-be", 4, 3), ("utf-16-le", 2, 0), ("utf-16-be", 2, 1),
+    ):
+        units = [head[i : i + width] for i in range(0, len(head) - width + 1, width)]
+        ascii_units = sum(
+            0 < u[first] < 0x80 and not any(u[:first] + u[first + 1 :]) for u in units
+        )
+        if len(units) >= 4 and ascii_units >= 0.9 * len(units):
+            return name
+    return None
+
+
+def _decoded_whole(data: bytes, encoding: str, source: str, evidence: str) -> Decoded:
+    """``data`` decoded whole as UTF-16 / UTF-32 ``encoding``, the evidence being ``evidence``
+    (a byte-order mark or ``--encoding``); a text whose characters are out of place says so,
+    as a forced 8-bit encoding does."""
+    name = codecs.lookup(encoding).name
+    text = decode_wide(data, name, source)
+    if text.startswith("\ufeff"):  # utf-16-le given for a file with its mark
+        text = text[1:]
+    if "\x00" in text:  # UTF-32 read as UTF-16, or the wrong byte order
+        marked = bom_encoding(data)
+        hint = f" (its byte-order mark says {marked})" if marked and marked != name else ""
+        raise InputError(
+            f"{source}: decoded as {name} it holds NUL characters: not {name}{hint}; give the "
+            "file's encoding with --encoding"
+        )
+    if found := misplaced(text):
+        i, char = found[0]
+        line = text.count("\n", 0, i) + 1
+        evidence = (
+            f"{evidence}, but {len(found)} character(s) look out of place, e.g. {char!r} on "
+            f"line {line}"
+        )
+    return Decoded(text, name, (), evidence, whole=True)
 
 
 def _where(data: bytes) -> str:

@@ -124,7 +124,7 @@ def parse_header(
     duplicates = sorted({c for c in columns if columns.count(c) > 1})
     if duplicates:
         raise InputError(
-            f"{source}: {where}: bad header (duplicate {', '.join(repr(c) for c in duplicates)})"
+            f"{source}: {where}: bad header (duplicate {_names(duplicates)}){_binary(columns)}"
         )
     id_column = prefer_id if prefer_id in columns else None
     id_column = id_column or next((c for c in columns if c in ID_COLUMNS), None)
@@ -137,14 +137,46 @@ def parse_header(
     if missing:
         details = ["missing " + ", ".join(repr(c) for c in missing)]
         if extras:
-            details.append("unexpected " + ", ".join(repr(c) for c in extras))
+            details.append("unexpected " + _names(extras))
         expected = ", ".join(repr(c) for c in ("", *required))
         optional = ", ".join(repr(c) for c in schema.optional)
         raise InputError(
             f"{source}: {where}: bad header ({'; '.join(details)}); expected {expected} "
             f"(the id column may be unnamed or 'id'; optional: {optional}; others are kept)"
+            f"{_binary(columns)}"
         )
     return Header(columns, id_column, extras, known)
+
+
+#: The most characters of a column name an error quotes, and the most names it lists: a
+#: one-line binary file of 20 KB is one "column", and was echoed whole.
+QUOTED_CHARS = 80
+QUOTED_NAMES = 10
+
+
+def _quote(name: str) -> str:
+    """``name`` quoted in at most :data:`QUOTED_CHARS` characters, with an ellipsis and its
+    length when cut."""
+    quoted = repr(name)
+    if len(quoted) <= QUOTED_CHARS:
+        return quoted
+    return f"{quoted[:QUOTED_CHARS]}… ({len(name):,} characters)"
+
+
+def _names(names: Sequence[str]) -> str:
+    """The first :data:`QUOTED_NAMES` of ``names``, each quoted short, and how many more."""
+    shown = ", ".join(_quote(n) for n in names[:QUOTED_NAMES])
+    more = len(names) - QUOTED_NAMES
+    return f"{shown} and {more:,} more" if more > 0 else shown
+
+
+def _binary(columns: Sequence[str]) -> str:
+    """A note that the header line looks binary (control characters no header holds), so the
+    error says what the file is rather than only what its first line lacks."""
+    text = "".join(columns)
+    if any(sentence_control_characters(name) for name in columns) or "\ufffd" in text:
+        return "; the file looks binary, not a text table"
+    return ""
 
 
 def _string(value: Any, column: str, *, required: bool) -> str | None:

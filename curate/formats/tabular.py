@@ -29,7 +29,7 @@ from curate.formats.rows import (
     row_of,
     skipped_warning,
 )
-from curate.jsonl import dumps_line
+from curate.jsonl import dumps_line, loads_document
 
 
 def _layout(
@@ -124,9 +124,11 @@ def parse_jsonl(text: str, source: str, forced_hf: bool | None, schema: Schema) 
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
+            value = loads_document(line)
         except json.JSONDecodeError as exc:
             raise InputError(f"{source}: line {number}: not valid JSON ({exc.msg})") from None
+        except ValueError as exc:  # nested too deep (a RecursionError otherwise), huge integers
+            raise InputError(f"{source}: line {number}: not valid JSON ({exc})") from None
         if not isinstance(value, dict):
             raise InputError(f"{source}: line {number}: expected a JSON object with the pair's columns")
         columns.update(dict.fromkeys(value))

@@ -17,7 +17,6 @@ direction): scores of the raw file never stand in for an edited pair of a releas
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from curate.errors import InputError
 from curate.fileio import input_exists
 from curate.findings import Finding
 from curate.formats.language import LANGUAGES
+from curate.jsonl import loads_document
 from curate.pairs import Pair
 from curate.report.palette import column_styles
 from curate.score.metrics import DEFAULT_THRESHOLD, PairScore
@@ -186,8 +186,8 @@ def read_score_dir(directory: Path) -> tuple[list[ScoreSet], list[str]]:
     ]
     for summary_path in summaries:
         try:
-            summary = json.loads(summary_path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            summary = loads_document(summary_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:  # UnicodeDecodeError, JSONDecodeError, too deep
             warnings.append(f"{summary_path}: skipped, not readable JSON ({exc})")
             continue
         if not isinstance(summary, dict) or not summary.get("method"):

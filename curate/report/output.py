@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from curate.fileio import write_file_set
+from curate.jsonl import loads_document
 from curate.report.html_page import render_html
 from curate.report.markdown import render_markdown
 from curate.report.schema import Report
@@ -34,7 +35,7 @@ def explorer_link(out_dir: Path, data: Report | None = None) -> str | None:
     if not (site / "index.html").is_file():
         return None
     try:
-        marker = json.loads((site / ".curate-explore").read_text(encoding="utf-8"))
+        marker = loads_document((site / ".curate-explore").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None  # not a site, or one from before the marker said what it shows
     if not isinstance(marker, dict) or not isinstance(marker.get("pairs"), list):

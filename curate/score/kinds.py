@@ -15,12 +15,12 @@ No torch here, and transformers only inside the fallback.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
 from curate.errors import CurateError, InputError
+from curate.jsonl import loads_document
 from curate.modelnames import looks_like_path
 
 #: The two kinds of language model the scoring methods are defined for.
@@ -131,7 +131,7 @@ def config_json_kind(folder: str | Path) -> ModelKind | None:
     try:
         if not path.is_file():
             return None
-        document = json.loads(path.read_text(encoding="utf-8"))
+        document = loads_document(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(document, dict) or "auto_map" in document:

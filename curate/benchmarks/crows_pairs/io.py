@@ -87,12 +87,25 @@ def with_language(dataset: Dataset) -> Dataset:
     detected from them; :mod:`curate.formats.language`). CrowS-Pairs has versions in several
     languages (Névéol et al. 2022: French; Strazda & Spanakis 2025: Dutch), aligned by pair
     id: one benchmark, whose pair sets each have a language."""
-    from curate.formats.language import declared_language, detect_language
-
-    language = declared_language() or detect_language(
-        " ".join(p.sent_more for p in dataset.pairs[:2000])
+    from curate.formats.language import (
+        LANGUAGES,
+        declared_language,
+        detect_any_language,
+        language_note,
+        too_few_words,
     )
-    return replace(dataset, language=language)
+
+    if declared := declared_language():
+        return replace(dataset, language=declared)
+    pairs = dataset.pairs[:2000]
+    found = detect_any_language(" ".join(p.sent_more for p in pairs))
+    if found is None:  # a file of a pair or two: both sentences give twice the evidence
+        found = detect_any_language(" ".join(f"{p.sent_more} {p.sent_less}" for p in pairs))
+        if found is None:
+            found = too_few_words(" ".join(f"{p.sent_more} {p.sent_less}" for p in pairs))
+    if note := language_note(found, dataset.source):  # a German file was linted as Dutch
+        dataset = replace(dataset, warnings=(*dataset.warnings, note))
+    return replace(dataset, language=found if found in LANGUAGES else None)
 
 
 def write(dataset: Dataset, fmt: str, schema: Schema = OWN_SCHEMA) -> bytes:

@@ -28,6 +28,7 @@ from curate.errors import InputError
 from curate.fileio import read_text_utf8
 from curate.formats.dataset import Dataset, Shape
 from curate.formats.labels import LabelError, LabelNormaliser
+from curate.jsonl import loads_document
 from curate.pairs import Pair, item_pair_id, sentence_control_characters
 
 #: Input (and output) formats: the release's JSON document.
@@ -61,8 +62,8 @@ def detect(data: bytes, path: Path | None = None) -> str | None:
         return None
     first = stripped.split("\n", 1)[0]
     try:
-        value = json.loads(first)
-    except json.JSONDecodeError:
+        value = loads_document(first)
+    except ValueError:  # not JSON (JSONDecodeError) or nested too deep: the reader says which
         return "stereoset"
     return "stereoset" if isinstance(value, dict) and "data" in value and "sent_more" not in value else None
 

@@ -15,9 +15,12 @@ reader says so. ``bias_type`` is whom the pronoun refers to (``occupation`` or
 ``participant``). The neutral sentence, ids and template are the pair's :class:`Triple`
 (``Pair.extra``), what the rules and the scoring route read.
 
-Pair ids: ``10 * t + v`` with ``t`` the template's line in ``templates.tsv`` (1-120) and ``v``
-0 for the participant, 1 for "someone"; a revision keeps them, since the templates file is
-written back unchanged. A triple without a template line gets ``10 * (1000 + its position)``.
+Pair ids: ``10 * t + v`` with ``t`` the template's line in the upstream ``templates.tsv``
+(1-120), looked up by the template's occupation and answer (:mod:`.ids`, so a templates file
+holding only some templates moves no id), and ``v`` 0 for the participant, 1 for "someone". A
+template of the user's own gets its line in the file beside; a triple of no template at all
+gets ``10 * (1000 + its position)`` when there is no templates file, and is skipped, said,
+when there is one. Templates and sentences that do not cover each other are warned about.
 
 A path names the folder or its ``all_sentences.tsv`` (the other two files are found beside it).
 A malformed sentence id, a duplicate id, or a triple without its male or female sentence is
@@ -27,17 +30,18 @@ not its template, a neutral sentence missing) is read and left to them.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from curate.benchmarks.winogender.columns import COLUMNS as COLUMN_TABLE
+from curate.benchmarks.winogender.ids import UPSTREAM_TEMPLATES, upstream_template_number
 from curate.columns import Schema
 from curate.errors import InputError, UsageError
 from curate.fileio import read_text_utf8, write_file_set
 from curate.formats.dataset import Dataset, Shape
+from curate.jsonl import loads_document
 from curate.pairs import Pair
 
 NAME = FORMAT = "winogender"
@@ -138,8 +142,8 @@ def _decoded(value: Any) -> Any:
     """An extra field as read back from a CSV cell (JSON text) or kept natively."""
     if isinstance(value, str):
         try:
-            return json.loads(value)
-        except ValueError:
+            return loads_document(value)
+        except ValueError:  # not JSON, or nested too deep (RecursionError with json.loads)
             return value
     return value
 
@@ -323,6 +327,9 @@ def read_winogender(path: Path | str) -> Dataset:
     for t in templates:
         by_occupation_answer.setdefault((t.occupation, t.answer), t)
     pairs = []
+    orphans: list[str] = []
+    untemplated = 0
+    used: set[int] = set()
     for position, ((occupation, participant, answer), found) in enumerate(groups.items()):
         for gender in ("male", "female"):
             if gender not in found:
@@ -336,10 +343,20 @@ def read_winogender(path: Path | str) -> Dataset:
         template = by_key.get((occupation, participant, answer)) or (
             by_occupation_answer.get((occupation, answer)) if someone else None
         )
+        upstream = upstream_template_number(occupation, answer)
+        if template is None and templates and upstream is None:
+            # no template in the file, and not one of WinoGender's: not a pair to read
+            orphans.append(f"{occupation}.{participant}.{answer}")
+            continue
+        if template is None and templates:
+            untemplated += 1
+        if template is not None:
+            used.add(template.line)
         figures = stats.get(occupation)
         bls = figures.bls if figures else None
         more = majority_gender(bls) if stats else "male"
-        base = template.line if template else 1000 + position
+        # the upstream template's number, whatever the templates file beside holds (issue 46)
+        base = upstream or (template.line if template else 1000 + position)
         got = [found.get(g) for g in GENDERS]
         triple = Triple(
             occupation,
@@ -366,6 +383,7 @@ def read_winogender(path: Path | str) -> Dataset:
             )
         )
     pairs.sort(key=lambda p: p.pair_id)
+    warnings.extend(_partial_templates(folder, templates, used, untemplated, orphans))
     document = {
         "header": lines[0],
         "final_newline": final,
@@ -383,6 +401,35 @@ def read_winogender(path: Path | str) -> Dataset:
         benchmark=NAME,
         schema=Schema(COLUMN_TABLE),
     )
+
+
+def _partial_templates(
+    folder: Path, templates: list[Template], used: set[int], untemplated: int, orphans: list[str]
+) -> list[str]:
+    """The reader's warnings when templates.tsv and all_sentences.tsv do not cover each other:
+    pairs whose template is not in the file (read, the template rule cannot check them),
+    templates no sentence instantiates, and sentences of no template (skipped)."""
+    notes = []
+    if untemplated:
+        notes.append(
+            f"{folder / TEMPLATES}: holds {len(templates)} template(s); {untemplated} pair(s) of "
+            f"{SENTENCES} have no template in it (WinoGender has {len(UPSTREAM_TEMPLATES)}): "
+            "they are read with their upstream ids, and R002 cannot check them"
+        )
+    unused = [t for t in templates if t.line not in used]
+    if unused:
+        first = unused[0]
+        notes.append(
+            f"{folder / TEMPLATES}: {len(unused)} template(s) have no sentence in {SENTENCES}, "
+            f"e.g. line {first.line + 1} ({first.occupation}, answer {first.answer})"
+        )
+    if orphans:
+        notes.append(
+            f"{folder / SENTENCES}: {len(orphans)} sentence triple(s) of no template (neither in "
+            f"{TEMPLATES} nor WinoGender's) were skipped, not read as pairs: "
+            f"{', '.join(orphans[:5])}{' ...' if len(orphans) > 5 else ''}"
+        )
+    return notes
 
 
 def occupation_stats(dataset: Dataset) -> dict[str, OccupationStats]:

@@ -135,5 +135,16 @@ class DirectionMismatch(Rule):
         if ctx.pair.direction != expected:
             yield Violation(
                 f"sent_more names the {more} {ctx.pair.bias_type} group, so the pair is "
-                f"{expected}, not {ctx.pair.direction}"
+                f"{expected}, not {ctx.pair.direction} ({_DEFINITION[expected]})"
             )
+
+
+#: CrowS-Pairs' own definition of each direction, quoted in L003's message: an uncle fixing
+#: the plumbing is the stereotypical sentence, yet the pair is antistereo, since what the pair
+#: tests is the aunt (the disadvantaged group) breaking the stereotype; a reader who takes
+#: "stereo" as "sent_more is the stereotype" sees a contradiction without it.
+_DEFINITION = {
+    "stereo": "CrowS-Pairs: stereo when sent_more states a stereotype of the disadvantaged group",
+    "antistereo": "CrowS-Pairs: antistereo when sent_less breaks a stereotype of the "
+    "disadvantaged group, so sent_more names the advantaged one",
+}
