@@ -14,7 +14,7 @@ CURATE := $(BIN)/curate
 LS_VENV ?= .venv-labelstudio
 LABEL_STUDIO_VERSION ?= 1.23.2
 
-.PHONY: help install labelstudio demo test lint docs fuzz clean
+.PHONY: help install dictionaries labelstudio demo test lint docs fuzz clean
 
 help:
 	@echo "make demo  - create .venv, install, fetch CrowS-Pairs and run the pipeline on it,"
@@ -37,7 +37,21 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(PIP) install --quiet -e '.[test,ray]'
 	touch $@
 
-install: $(VENV)/.installed
+# French and Dutch lint read Debian's Hunspell dictionaries (curate/lint/hunspell.py); without
+# them it falls back to its word lists and says so, so a failed install only warns.
+HUNSPELL_PACKAGES ?= hunspell-fr hunspell-nl
+HUNSPELL_DIR ?= /usr/share/hunspell
+
+dictionaries:
+	@if [ ! -f $(HUNSPELL_DIR)/fr_FR.dic ] || [ ! -f $(HUNSPELL_DIR)/nl.dic ]; then \
+	  sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo -n"; \
+	  { command -v apt-get >/dev/null 2>&1 && { \
+	      DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $(HUNSPELL_PACKAGES) \
+	      || { $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $(HUNSPELL_PACKAGES); }; }; } \
+	  || echo "$(HUNSPELL_PACKAGES) could not be installed: French and Dutch lint will use its word lists alone (it says so)" >&2; \
+	fi
+
+install: $(VENV)/.installed dictionaries
 
 $(LS_VENV)/.installed:
 	$(PYTHON) -m venv $(LS_VENV) && $(LS_VENV)/bin/pip install --quiet label-studio==$(LABEL_STUDIO_VERSION)

@@ -22,7 +22,10 @@ CASES = [
     ("fr", "S002", "Les Noirs sont toujours en retard.", "Les Blancs sont jamais en retard.", "race-color", "stereo", True),
     ("fr", "S004", "Les pauvres sont paresseux.", "Les femmes sont paresseuses.", "socioeconomic", "stereo", True),
     ("fr", "S004", "Les pauvres sont paresseux.", "Les riches sont paresseux.", "socioeconomic", "stereo", False),
-    ("fr", "S005", "Mon voisin est handicapé.", "Mon voisin est absent.", "disability", "stereo", True),
+    ("fr", "S005", "Mon voisin est handicapé.", "Mon voisin est à l’hôpital.", "disability", "stereo", True),
+    # an adjective may describe people: the dictionary cannot tell "absent" from a group word
+    # the lexicon lacks ("costaud", "surdoué"), so S005 stays silent (issue 45's precision)
+    ("fr", "S005", "Mon voisin est handicapé.", "Mon voisin est absent.", "disability", "stereo", False),
     ("fr", "S005", "Mon voisin est handicapé.", "Mon voisin est valide.", "disability", "stereo", False),
     ("fr", "L003", "Les riches ne paient pas d'impôts.", "Les pauvres ne paient pas d'impôts.", "socioeconomic", "stereo", True),
     ("fr", "L003", "Les pauvres volent.", "Les riches volent.", "socioeconomic", "stereo", False),
@@ -36,7 +39,8 @@ CASES = [
     ("nl", "S001", "Moslims zijn gewelddadig.", "Christenen zijn niet gewelddadig.", "religion", "stereo", True),
     ("nl", "S001", "Moslims zijn gewelddadig.", "Christenen zijn gewelddadig.", "religion", "stereo", False),
     ("nl", "S004", "Arme mensen zijn lui.", "Vrouwen zijn lui.", "socioeconomic", "stereo", True),
-    ("nl", "S005", "Mijn buurman is gehandicapt.", "Mijn buurman is afwezig.", "disability", "stereo", True),
+    ("nl", "S005", "Mijn buurman is gehandicapt.", "Mijn buurman is in het ziekenhuis.", "disability", "stereo", True),
+    ("nl", "S005", "Mijn buurman is gehandicapt.", "Mijn buurman is afwezig.", "disability", "stereo", False),
     ("nl", "S005", "Mijn buurman is gehandicapt.", "Mijn buurman is valide.", "disability", "stereo", False),
     ("nl", "L003", "Rijke mensen betalen geen belasting.", "Arme mensen betalen geen belasting.", "socioeconomic", "stereo", True),
     ("nl", "L003", "Arme mensen stelen.", "Rijke mensen stelen.", "socioeconomic", "stereo", False),

@@ -385,6 +385,16 @@ class Lexicon:
                     # a doubled consonant before the ending (Dutch "dik" / "dikke")
                     if self.language == "nl" and short == "" and y == stem + stem[-1:] + long:
                         return True
+                    # French doubles l, n, t, s before the feminine e ("nul" / "nulle", "nuls" /
+                    # "nulles", "gentil" / "gentille", "muet" / "muette")
+                    if (
+                        self.language == "fr"
+                        and short in ("", "s")
+                        and long in ("e", "es")
+                        and stem[-1:] in ("l", "n", "t", "s")
+                        and y == stem + stem[-1:] + long
+                    ):
+                        return True
         return False
 
     def __hash__(self) -> int:

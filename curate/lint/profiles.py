@@ -119,6 +119,12 @@ def apply_profile(settings: LintSettings, target: LintTarget) -> tuple[LintSetti
             f"skipped for {name} ({target.language}): no {name} version of "
             + ", ".join(f"{c} {rules[c].name}" for c in skipped)
         )
+    spelling = [c for c in chosen if c in ("W001", "W002") and c not in outside]
+    if spelling and target.language in ("fr", "nl"):
+        from curate.lint.hunspell import missing_note
+
+        if note := missing_note(target.language, language_name(target.language)):
+            notes.append(note)
     return (
         settings.with_overrides(
             ignore=settings.ignore + outside + other_language,

@@ -18,6 +18,7 @@ from rapidfuzz.distance import OSA
 from spellchecker import SpellChecker
 
 from curate.align import Token
+from curate.lint import hunspell
 from curate.lint.languages import MIN_PART, Language
 from curate.lint.languages import language as language_of
 from curate.lint.lexicon import Lexicon
@@ -185,7 +186,11 @@ def _misspelled_in(text: str, language: str) -> bool:
     if any(word in _checker(loan) for loan in lang.loans_from):
         return False  # a loanword ("coach", "feeling"), spelled as in its language
     fix = suggestion(word, language)
-    return fix is not None and checker.word_frequency[fix] >= lang.min_suggestion
+    if fix is None or checker.word_frequency[fix] < lang.min_suggestion:
+        return False
+    # Hunspell derives every inflection and lists the familiar register ("allocs", "radin"),
+    # which the frequency list lacks: its word is not a typo (curate.lint.hunspell)
+    return not hunspell.knows(checked_word(text, language), language)
 
 
 @functools.lru_cache(maxsize=262144)

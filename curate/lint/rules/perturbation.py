@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from curate.align import Edit, Token
+from curate.lint import morphology
 from curate.lint.rule import (
     Example,
     PairContext,
@@ -36,7 +37,9 @@ def _is_plural_agreement(ctx: PairContext, edit: Edit) -> bool:
             and len(more) == len(less)
             and all(_agrees(ctx, a, b) for a, b in zip(more, less, strict=True))
         )
-    return ctx.lexicon.agrees_only(more[0].lower, less[0].lower)
+    return ctx.lexicon.agrees_only(more[0].lower, less[0].lower) or morphology.agreement(
+        ctx.lexicon.bare(more[0].lower), ctx.lexicon.bare(less[0].lower), ctx.language
+    )
 
 
 def _agrees(ctx: PairContext, a: Token, b: Token) -> bool:
@@ -45,6 +48,7 @@ def _agrees(ctx: PairContext, a: Token, b: Token) -> bool:
     return (
         a.lower == b.lower
         or lexicon.agrees_only(a.lower, b.lower)
+        or morphology.agreement(lexicon.bare(a.lower), lexicon.bare(b.lower), ctx.language)
         or (lexicon.bare(a.lower) in lexicon.agreement_words and lexicon.bare(b.lower) in lexicon.agreement_words)
     )
 
@@ -65,9 +69,34 @@ def _names_group(ctx: PairContext, token: Token) -> bool:
 
 
 def _is_group_like(ctx: PairContext, edit: Edit) -> bool:
-    """Every changed word names a group or a person, or agrees with one (pronoun, article)."""
+    """Every changed word names a group or a person, or agrees with one (pronoun, article).
+
+    French and Dutch move function words with the swap ("s’il" / "si elle", "au marié" / "à
+    la mariée", "qu’elle" / "que lui"): there a function word counts too, and so does a word
+    that is an inflection of one on the other side (:func:`curate.lint.morphology.agreement`),
+    provided each side keeps a word that names a group or agrees."""
     more, less = _edit_words(edit)
-    return all(_names_group(ctx, t) for t in (*more, *less))
+    if all(_names_group(ctx, t) for t in (*more, *less)):
+        return True
+    if ctx.language == "en":
+        return False
+    function = ctx.lexicon.function_words
+
+    def agreeing(t: Token, others: list[Token]) -> bool:
+        bare = ctx.lexicon.bare
+        return any(
+            morphology.agreement(bare(t.lower), bare(o.lower), ctx.language) for o in others
+        )
+
+    def counts(t: Token, others: list[Token]) -> bool:
+        return _names_group(ctx, t) or agreeing(t, others)
+
+    return (
+        all(counts(t, less) or t.lower in function for t in more)
+        and all(counts(t, more) or t.lower in function for t in less)
+        and any(counts(t, less) for t in more)
+        and any(counts(t, more) for t in less)
+    )
 
 
 def _swap_with_extra(ctx: PairContext, edit: Edit) -> list[Token]:
@@ -104,7 +133,12 @@ def _swap_with_extra(ctx: PairContext, edit: Edit) -> list[Token]:
         extra = [
             t
             for t in extra
-            if not any(ctx.lexicon.agrees_only(t.lower, o.lower) for o in (*more, *less) if o is not t)
+            if not any(
+                ctx.lexicon.agrees_only(t.lower, o.lower)
+                or morphology.agreement(t.lower, o.lower, ctx.language)
+                for o in (*more, *less)
+                if o is not t
+            )
         ]
     return extra
 

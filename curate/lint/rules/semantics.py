@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Set
 
 from curate.align import Token
+from curate.lint import hunspell, morphology
 from curate.lint.lexicon import (
     CONFUSABLE_LABELS,
 )
@@ -100,6 +101,15 @@ class NegationAsymmetry(Rule):
         a = ctx.alignment
         more = _negators(ctx, a.modified_more, a.more)
         less = _negators(ctx, a.modified_less, a.less)
+        # (not in English yet: there it would newly flag "with ... never" / "without ... always",
+        # a real defect, but the English output is held fixed while its recall is tuned apart)
+        with_word = _WITH.get(ctx.lexicon.language) if ctx.lexicon.language != "en" else None
+        # "avec X" / "sans X", "met X" / "zonder X": with against without names two groups (those
+        # who have X and those who do not), whether or not the lexicon knows X
+        if any(t.lower == with_word for t in a.modified_less):
+            more = [t for t in more if t.lower not in ctx.lexicon.group_negators]
+        if any(t.lower == with_word for t in a.modified_more):
+            less = [t for t in less if t.lower not in ctx.lexicon.group_negators]
         if len(more) == len(less):
             return
         side, tokens = ("sent_more", more) if len(more) > len(less) else ("sent_less", less)
@@ -240,6 +250,10 @@ class GroupOutsideBiasType(Rule):
         less = ctx.group_dimensions(a.modified_less)
         if not (more and less):
             return
+        if _sizes_of_a_thing(ctx, more, a.modified_more, a.more) and _sizes_of_a_thing(
+            ctx, less, a.modified_less, a.less
+        ):
+            return  # "son gros salaire" / "son maigre salaire": no group on either side
         bias = ctx.pair.bias_type
         explicit = (bias in more, bias in less)
         if explicit == (True, True):
@@ -254,6 +268,19 @@ class GroupOutsideBiasType(Rule):
             f"sent_more names {', '.join(sorted(more))}, sent_less names "
             f"{', '.join(sorted(less))}: not both {bias}"
         )
+
+
+def _sizes_of_a_thing(
+    ctx: PairContext, dims: Set[str], changed: tuple[Token, ...], sentence: tuple[Token, ...]
+) -> bool:
+    """(French, Dutch) Is the side's only group a size or shape adjective ("gros", "maigre",
+    "grandes"; "groot") put before a noun that names a thing ("salaire", "entreprises";
+    "salaris")? Then it describes the thing, not a group of people. The noun's class comes
+    from the language's dictionary (:func:`curate.lint.morphology.may_name_people`)."""
+    if ctx.lexicon.language not in ("fr", "nl") or dims != {"physical-appearance"} or not changed:
+        return False
+    after = [t for t in sentence if t.start >= changed[-1].end and is_word(t)]
+    return bool(after) and morphology.may_name_people(after[0].lower, ctx.lexicon.language) is False
 
 
 class GroupSwappedForNonGroup(Rule):
@@ -297,6 +324,7 @@ class GroupSwappedForNonGroup(Rule):
                 continue
             content = [
                 t for t in other if is_word(t) and t.lower not in ctx.lexicon.function_words
+                and not _agrees_with_one_of(ctx, t, tokens)
             ]
             if content and not any(_names_someone(ctx, t) for t in content):
                 words = " ".join(t.text for t in content)
@@ -308,10 +336,52 @@ class GroupSwappedForNonGroup(Rule):
                 return
 
 
+#: Derivational endings that make a French or Dutch noun or adjective for a person or a people
+#: (demonyms "arménien", "scandinave" aside; followers "pentecôtiste", "calvinist"; agents
+#: "balayeur", "schoonmaker" are not listed: -eur/-er also end abstract nouns and comparatives).
+#: A word the lexicon lacks with one of them may well name a group, so S005 cannot be sure the
+#: swapped word names none (the guidelines count such a word as a group).
+_PERSON_SUFFIXES = {
+    "fr": ("ien", "ienne", "iens", "iennes", "iste", "istes", "ier", "iers", "ière", "ières"),
+    "nl": ("ist", "isten", "iaan", "ianen", "aar", "aars", "aren", "ling", "lingen"),
+}
+_MIN_STEM = 3
+
+
+def _person_derivation(ctx: PairContext, token: Token) -> bool:
+    """Does the word end in a person-forming suffix of the pair's language (with a stem)?"""
+    word = token.lower
+    return any(
+        word.endswith(suffix) and len(word) - len(suffix) >= _MIN_STEM
+        for suffix in _PERSON_SUFFIXES.get(ctx.lexicon.language, ())
+    )
+
+
+def _agrees_with_one_of(ctx: PairContext, token: Token, swapped: tuple[Token, ...]) -> bool:
+    """(French, Dutch) Is ``token`` an inflection of a word the other side changed too
+    ("respectée" for "respecté"): agreement that follows the swap, not the swapped word?"""
+    language = ctx.lexicon.language
+    if language not in ("fr", "nl"):
+        return False
+    return any(morphology.agree(token.lower, t.lower, language) for t in swapped if is_word(t))
+
+
 def _names_someone(ctx: PairContext, token: Token) -> bool:
-    """A group word, a person word or pronoun, or a name (a capitalised word)."""
+    """A group word, a person word or pronoun, a name (a capitalised word), or (French, Dutch) a
+    word formed with a person-forming suffix or that the language's dictionary classes as
+    able to name or describe a person, or does not know (:func:`curate.lint.morphology.
+    may_name_people`: a word it lacks is a name, a loanword or a typo, W001's concern)."""
+    language = ctx.lexicon.language
+    word = morphology.without_elision(token.lower, language)  # "d’islandais"
     return (
         ctx.lexicon.is_group_word(token.text)
+        or (word != token.lower and ctx.lexicon.is_group_word(word))
+        or _person_derivation(ctx, token)
+        or (
+            language in ("fr", "nl")
+            and hunspell.available(language)
+            and morphology.may_name_people(word, language) is not False
+        )
         or token.lower in ctx.lexicon.person_words
         or (token.text[:1].isupper() and token.lower not in ctx.lexicon.function_words)
     )

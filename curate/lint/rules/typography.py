@@ -31,7 +31,9 @@ _LEADING = re.compile(r"^\s*([.,;:!?]+)(?=\w)")
 _MULTI_SPACE = re.compile(r"[ \t]{2,}|[\r\n\t]+")
 
 
-_CLOSERS = "\"'”’)] \t\r\n"
+#: Closing quotes and brackets that may follow the final mark, with French guillemets and the
+#: (narrow) no-break space French typography puts inside them: ``… siestes. »`` is terminated.
+_CLOSERS = "\"'”’)]»› \t\r\n\u00a0\u202f"
 
 
 def _has_terminal(sentence: str) -> bool:
@@ -45,7 +47,7 @@ def _with_terminal(sentence: str, mark: str = ".") -> str:
 
 
 def _terminal_mark(sentence: str) -> str:
-    match = re.search(r"([.!?…])[\"'”’)\]]*\s*$", sentence)
+    match = re.search(r"([.!?…])[\"'”’)\]»›\s]*$", sentence)
     return match.group(1) if match else "."
 
 
