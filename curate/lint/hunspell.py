@@ -21,6 +21,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from spylls.hunspell import Dictionary
 
+#: Words longer than this are not looked up (no word of these languages is; spylls' affix and
+#: compound search grows with the length of hostile input).
+MAX_WORD = 64
 #: The environment variable naming extra folders to look for ``<name>.aff``/``<name>.dic`` in.
 PATH_ENV = "CURATE_HUNSPELL_PATH"
 #: Where Debian, Ubuntu and Fedora install Hunspell dictionaries.
@@ -73,7 +76,7 @@ def knows(word: str, language: str) -> bool | None:
     derive, as typed: a lower-case word is not accepted for a name); None without a
     dictionary, so the caller keeps its own verdict."""
     found = _dictionary(language)
-    if found is None:
+    if found is None or len(word) > MAX_WORD:
         return None
     try:
         return bool(found.lookup(word))
@@ -87,7 +90,7 @@ def analyses(word: str, language: str) -> tuple[tuple[str, dict[str, list[str]]]
     such as ``po`` word classes and ``is`` genders in the French dictionary). For a dictionary
     without fields (Dutch) the fields hold ``flags``. Empty without a dictionary or reading."""
     found = _dictionary(language)
-    if found is None:
+    if found is None or len(word) > MAX_WORD:
         return ()
     try:
         forms = list(found.lookuper.good_forms(word))
