@@ -218,11 +218,6 @@ def test_the_printed_precision_is_the_judged_one() -> None:
         assert f"kappa {cohens_kappa(table).kappa:.2f} between them" in note
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 45 changed the fr/nl rules: the flagged set moved and awaits the lead's fresh "
-    "judged sample (remove this marker with the new judgments)",
-)
 @pytest.mark.parametrize("language", ["fr", "nl"])
 def test_the_judged_sample_is_the_seeded_sample_of_todays_rules(language: str) -> None:
     import random

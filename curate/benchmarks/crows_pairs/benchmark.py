@@ -12,28 +12,30 @@ from curate.benchmarks.spec import Benchmark, LintProfile, Scoring
 from curate.pairs import BIAS_TYPES, Pair
 
 #: The measured precision of the default rules on the French and Dutch versions (pair level,
-#: judged against benchmarks/crows_pairs_multilingual_lint_guidelines.md; recomputed by
+#: judged against benchmarks/crows_pairs_multilingual_lint_guidelines.md by two blind judges on a
+#: seeded sample of 50 flagged pairs per language; recomputed by
 #: benchmarks/crows_pairs_multilingual_lint_precision.py, which refuses when the sample moved).
-#: How the judges read group contrasts (race vs nationality), stated in both notes. PLACEHOLDER
-#: (issue 45): the lead replaces this with the reading of the fresh judged sample, with its figures.
+#: How the judges read group contrasts (race vs nationality) is stated in both notes.
 GROUP_CONTRAST_READING = (
     "group contrasts read strictly, as the judging guidelines say: an ethnic or continent-wide "
     "group against one nationality is a defect, a continent-wide group against another is not"
 )
 LANGUAGE_PRECISION = {
     "fr": (
-        "precision on the French CrowS-Pairs (Névéol et al. 2022), measured: 26 of 40 sampled "
-        "flagged pairs hold a real defect for both of two judges (65%, Wilson 95% CI 50-78%; "
-        f"kappa 0.94 between them; {GROUP_CONTRAST_READING}); most misses are group "
-        "words the French lexicon lacks (S005) and colloquial words (W002). G001, G003 and the "
-        "English-only typography and spelling rules do not run."
+        "precision on the French CrowS-Pairs (Névéol et al. 2022), measured: 44 of 50 sampled "
+        "flagged pairs hold a real defect for both of two judges (88%, Wilson 95% CI 76-94%; "
+        f"kappa 0.90 between them; {GROUP_CONTRAST_READING}); the rest are pronouns that refer "
+        "to a third person (G002) and directions of no clear stereotype (L003). W001/W002 read "
+        "Debian's Hunspell dictionary, S005/P006 its word classes and lemmas. G001, G003 and "
+        "the English-only typography and spelling rules do not run."
     ),
     "nl": (
-        "precision on the Dutch CrowS-Pairs (Strazda & Spanakis 2025), measured: 28 of 40 "
-        "sampled flagged pairs hold a real defect for both of two judges (70%, Wilson 95% CI "
-        f"55-82%; kappa 0.81 between them; {GROUP_CONTRAST_READING}); most misses are "
-        "group words the Dutch lexicon lacks (S005). G001, G003 and the English-only typography "
-        "and spelling rules do not run."
+        "precision on the Dutch CrowS-Pairs (Strazda & Spanakis 2025), measured: 43 of 50 "
+        "sampled flagged pairs hold a real defect for both of two judges (86%, Wilson 95% CI "
+        f"74-93%; kappa 0.81 between them; {GROUP_CONTRAST_READING}); the rest are rewritten "
+        "group phrases (P006) and directions of no clear stereotype (L003). W001/W002 read "
+        "Debian's Hunspell dictionary, S005/P006 its adjective flags and simplemma's lemmas. "
+        "G001, G003 and the English-only typography and spelling rules do not run."
     ),
 }
 
