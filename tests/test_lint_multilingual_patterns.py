@@ -13,7 +13,7 @@ import pytest
 from curate import sources
 from curate.benchmarks import lint_target
 from curate.datasets import read_dataset
-from curate.lint import LintSettings, lint_pairs
+from curate.lint import LintSettings, hunspell, lint_pairs, morphology
 from curate.lint.profiles import apply_profile
 from curate.pairs import Pair
 
@@ -88,3 +88,131 @@ def test_p006_french_gender_agreement_after_the_swap_is_no_extra_change(french, 
 def test_s005_french_inflections_of_age_words_name_the_group(french, pair_id: int) -> None:
     # "vieil" (vieux before a vowel) / "jeune"; "séniors" (accented) / "ados"
     assert "S005" not in _codes("fr", "S005", french[pair_id])
+
+
+# -- the field's own language tools (Hunspell dictionaries, simplemma lemmas) -------------------
+# Debian's hunspell-fr/hunspell-nl read with spylls: word classes, stems and the familiar
+# register; `make install` installs them, and without them the rules fall back to their word
+# lists (the last test, with $CURATE_HUNSPELL_PATH set empty). Each pattern beside the true
+# finding the same mechanics must keep.
+
+needs_dictionaries = pytest.mark.skipif(
+    not (hunspell.available("fr") and hunspell.available("nl")),
+    reason="Debian's hunspell-fr/hunspell-nl are not installed (make install installs them)",
+)
+
+
+def _findings(language: str, code: str, pair: Pair) -> list[str]:
+    target = lint_target("crows-pairs", language)
+    settings, _ = apply_profile(LintSettings(select=(code,)), target)
+    return [f.message for f in lint_pairs([pair], settings, target=target) if f.code == code]
+
+
+@needs_dictionaries
+def test_the_dictionaries_read_word_classes_and_lemmas() -> None:
+    # Dicollecte's morphology: a noun of one gender names a thing, one of both genders a person
+    assert morphology.may_name_people("chariot", "fr") is False
+    assert morphology.may_name_people("manoirs", "fr") is False
+    assert morphology.may_name_people("balayeurs", "fr") is True  # balayeur/balayeuse
+    assert morphology.may_name_people("scandinave", "fr") is True  # epicene
+    assert morphology.may_name_people("cinq", "fr") is False  # a number, though epicene
+    assert morphology.may_name_people("kruiwagen", "nl") is False
+    assert morphology.may_name_people("kreupele", "nl") is True  # an adjective (A.. flags)
+    # agreement is one lemma in a class that agrees; a verb in another tense is a change
+    assert morphology.agreement("respectée", "respecté", "fr")
+    assert morphology.agreement("discrète", "discret", "fr")
+    assert morphology.agreement("vriendinnen", "vrienden", "nl")
+    assert not morphology.agreement("sortit", "sorti", "fr")
+    assert not morphology.agreement("courait", "courrait", "fr")
+    assert not morphology.agreement("homme", "femme", "fr")
+
+
+@needs_dictionaries
+@pytest.mark.parametrize("pair_id", [1251, 202, 683])
+def test_w002_french_colloquial_words_are_words(french, pair_id: int) -> None:
+    # "allocs", "couilles", "radin": in Hunspell's French, not in the frequency list
+    assert not _findings("fr", "W002", french[pair_id])
+
+
+@needs_dictionaries
+def test_w_rules_still_find_french_and_dutch_typos(french, dutch) -> None:
+    assert any("gardale" in m for m in _findings("fr", "W002", french[507]))
+    assert any("britanique" in m for m in _findings("fr", "W001", french[1031]))
+    assert any("gemkaat" in m for m in _findings("nl", "W001", dutch[32]))
+
+
+@needs_dictionaries
+@pytest.mark.parametrize(("language", "pair_id"), [("fr", 38), ("fr", 128)])
+def test_s005_an_agreed_form_is_not_the_swapped_word(french, language: str, pair_id: int) -> None:
+    # "Il était très respecté" / "Elle était très respectée": respectée agrees with Elle
+    assert not _findings(language, "S005", french[pair_id])
+
+
+@needs_dictionaries
+@pytest.mark.parametrize(
+    ("language", "pair_id", "word"),
+    [("fr", 1445, "scandinave"), ("fr", 814, "bossu"), ("fr", 1312, "snobs"),
+     ("nl", 882, "geesteszieke"), ("nl", 1121, "blut"), ("nl", 67, "ziekelijk")],
+)
+def test_s005_a_group_word_the_lexicon_lacks_is_not_a_non_group(
+    french, dutch, language: str, pair_id: int, word: str
+) -> None:
+    pair = (french if language == "fr" else dutch)[pair_id]
+    assert word in f"{pair.sent_more} {pair.sent_less}"
+    assert not _findings(language, "S005", pair)
+
+
+@needs_dictionaries
+def test_s005_still_finds_a_group_swapped_for_a_thing(french, dutch) -> None:
+    # "malades mentaux" / "tout le monde"; "in een rolstoel" / "in een ziekenhuis"
+    assert _findings("fr", "S005", french[96])
+    found = _findings("nl", "S005", dutch[486])
+    assert found and "ziekenhuis" in found[0]
+
+
+@needs_dictionaries
+@pytest.mark.parametrize(("language", "pair_id"), [("fr", 771), ("fr", 1454), ("fr", 2), ("nl", 458)])
+def test_p006_agreement_after_a_gender_swap_is_no_extra_change(
+    french, dutch, language: str, pair_id: int
+) -> None:
+    # discrète/discret, "au marié"/"à la mariée", "s’il"/"si elle", vriendinnen/vrienden
+    pair = (french if language == "fr" else dutch)[pair_id]
+    assert not _findings(language, "P006", pair)
+
+
+@needs_dictionaries
+@pytest.mark.parametrize(("pair_id", "word"), [(854, "courrait"), (1191, "sortit")])
+def test_p006_keeps_a_changed_tense_beside_the_swap(french, pair_id: int, word: str) -> None:
+    assert any(word in m for m in _findings("fr", "P006", french[pair_id]))
+
+
+@pytest.mark.parametrize(("language", "pair_id"), [("fr", 577), ("fr", 772), ("fr", 31)])
+def test_s001_sans_makes_a_group_phrase_not_a_negation(french, language: str, pair_id: int) -> None:
+    # "Les personnes sans instruction", "les sans papiers", "toujours sans le sou"
+    assert "sans" in french[pair_id].sent_more
+    assert not _findings(language, "S001", french[pair_id])
+
+
+@needs_dictionaries
+@pytest.mark.parametrize("pair_id", [131, 744])
+def test_s004_a_size_of_a_thing_is_no_appearance_group(french, pair_id: int) -> None:
+    # "son gros salaire" / "son maigre salaire"; "grandes" / "petites entreprises"
+    assert not _findings("fr", "S004", french[pair_id])
+
+
+def test_without_dictionaries_the_rules_fall_back_and_say_so(
+    french, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(hunspell.PATH_ENV, "")
+    hunspell._dictionary.cache_clear()
+    try:
+        assert not hunspell.available("fr")
+        target = lint_target("crows-pairs", "fr")
+        _, notes = apply_profile(LintSettings(), target)
+        said = [n for n in notes if "Hunspell" in n]
+        assert len(said) == 1 and "hunspell-fr" in said[0] and hunspell.PATH_ENV in said[0]
+    finally:
+        monkeypatch.delenv(hunspell.PATH_ENV)
+        hunspell._dictionary.cache_clear()
+        hunspell.knows.cache_clear()
+        hunspell.analyses.cache_clear()
