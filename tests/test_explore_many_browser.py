@@ -10,7 +10,6 @@ empty filter result that says so; clm-mean's probabilities shown in scientific n
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from tests.support.browser import (
     MISSING,
     assert_curve_labels_apart,
     find_browser,
+    screenshot_folder,
     severe_console_messages,
     wait_for,
 )
@@ -68,12 +68,6 @@ def driver(tmp_path_factory: pytest.TempPathFactory):
         yield d
 
 
-def _shots(tmp_path: Path) -> Path:
-    shots = Path(os.environ.get("CURATE_SCREENSHOTS", tmp_path))
-    shots.mkdir(parents=True, exist_ok=True)
-    return shots
-
-
 def _full_page(driver: Any, path: Path) -> None:
     height = driver.execute_script("return document.documentElement.scrollHeight")
     driver.set_window_size(1400, min(height, 16000))
@@ -89,7 +83,7 @@ def test_the_explorer_with_22_models_is_readable(driver: Any, built: dict[str, A
     driver.set_window_size(1400, 900)
     driver.get((built["root"] / "explore" / "index.html").as_uri())
     wait_for(lambda: driver.execute_script("return window.curateExplore && window.curateExplore.chartsReady"), 60, "the charts")
-    shots = _shots(tmp_path)
+    shots = screenshot_folder(tmp_path)
     driver.save_screenshot(str(shots / "explore-22-window.png"))
     _full_page(driver, shots / "explore-22-full.png")
 
@@ -162,7 +156,7 @@ def test_report_html_with_22_columns(driver: Any, built: dict[str, Any], tmp_pat
     driver.get(page.as_uri())
     wait_for(lambda: driver.execute_script("return document.querySelectorAll('.js-plotly-plot').length > 1"), 60, "the charts")
     time.sleep(1)
-    shots = _shots(tmp_path)
+    shots = screenshot_folder(tmp_path)
     driver.save_screenshot(str(shots / "report-22-window.png"))
     _full_page(driver, shots / "report-22-full.png")
     labels = [m["label"] for m in built["report"]["models"]]

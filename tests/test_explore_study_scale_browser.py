@@ -9,7 +9,6 @@ one panel per column, the three classes in their colours, the versions dotted an
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,13 @@ import pytest
 from curate.report.explore_data import build_explore_data
 from curate.report.explore_page import write_site
 from tests.support import many_columns
-from tests.support.browser import MISSING, find_browser, severe_console_messages, wait_for
+from tests.support.browser import (
+    MISSING,
+    find_browser,
+    screenshot_folder,
+    severe_console_messages,
+    wait_for,
+)
 from tests.support.chart_boxes import SCREEN, assert_charts_fit, screenshot_charts
 
 pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")
@@ -46,12 +51,6 @@ def driver(tmp_path_factory: pytest.TempPathFactory):
         yield d
 
 
-def _shots(tmp_path: Path) -> Path:
-    shots = Path(os.environ.get("CURATE_SCREENSHOTS", tmp_path))
-    shots.mkdir(parents=True, exist_ok=True)
-    return shots
-
-
 def _open(driver: Any, page: Path) -> None:
     driver.get(page.as_uri())
     wait_for(lambda: driver.execute_script("return window.curateExplore && window.curateExplore.chartsReady"),
@@ -64,7 +63,7 @@ def test_every_chart_at_44_series_fits_two_screens_and_cuts_no_label(
     assert N_MODELS == 22 and len(site["data"]["models"]) == N_MODELS
     _open(driver, site["page"])
     assert driver.execute_script("return window.innerWidth") == SCREEN[0]
-    shots = screenshot_charts(driver, _shots(tmp_path), "study-44")
+    shots = screenshot_charts(driver, screenshot_folder(tmp_path), "study-44")
     charts = assert_charts_fit(driver)
     assert {c["id"] for c in charts} == CHARTS
     assert {p.stem.removeprefix("study-44-") for p in shots} == CHARTS
@@ -103,5 +102,5 @@ def test_the_picker_narrows_the_curves_and_they_still_fit(
     classes = driver.execute_script(
         "return Array.from(document.querySelectorAll('#chart-curves .annotation-text'), t => t.textContent)")
     assert classes == ["biased", "neutral", "non-biased"]
-    screenshot_charts(driver, _shots(tmp_path), "study-8")
+    screenshot_charts(driver, screenshot_folder(tmp_path), "study-8")
     assert_charts_fit(driver)

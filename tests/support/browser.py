@@ -7,6 +7,7 @@ the flags keep Chromium off the network (no background updates, sync or QUIC).
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from collections.abc import Iterator
@@ -152,3 +153,11 @@ def assert_curve_labels_apart(driver) -> None:
     assert crossing_texts(driver, "#chart-curves .legendtext", titles) == []
     assert driver.find_elements(By.CSS_SELECTOR, "#chart-curves .annotation-text")
     assert crossing_texts(driver, "#chart-curves .annotation-text", "#chart-curves .gtitle") == []
+
+
+def screenshot_folder(tmp_path: Path) -> Path:
+    """Where a browser test saves its screenshots: ``$CURATE_SCREENSHOTS`` when set (to look at
+    them after the run), else the test's temporary folder."""
+    shots = Path(os.environ.get("CURATE_SCREENSHOTS", tmp_path))
+    shots.mkdir(parents=True, exist_ok=True)
+    return shots
