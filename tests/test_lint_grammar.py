@@ -77,7 +77,10 @@ def test_genders_of_words_and_names() -> None:
     )
     assert (name_gender("Jason"), name_gender("Emily")) == ("male", "female")
     assert name_gender("jason") is None  # names are capitalised
-    assert name_gender("Shannon") is None  # on both lists: ambiguous
+    # on both of Faker's lists; 87% of its U.S. bearers are women (census 2020)
+    assert name_gender("Shannon") == "female"
+    assert name_gender("Shannon", "fr") is None  # U.S. statistics read English files only
+    assert name_gender("Jordan") is None  # given to men and women alike
     assert name_gender("Zzyzx") is None
 
 

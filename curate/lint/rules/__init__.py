@@ -48,6 +48,7 @@ FAMILIES: dict[str, tuple[type[Rule], ...]] = {
         semantics.GroupOutsideBiasType,
         semantics.GroupSwappedForNonGroup,
         semantics.CounterpartMismatch,
+        semantics.ConfoundedNameSwap,
     ),
     "T": (
         typography.FinalPunctuationMismatch,

@@ -76,7 +76,9 @@ class ArticleMismatch(Rule):
 
 def _person_gender(ctx: PairContext, tokens: tuple[Token, ...]) -> str | None:
     """The one gender of the gendered words and first names among ``tokens``, if any."""
-    genders = {word_gender(t.lower) or name_gender(t.text) for t in tokens if is_word(t)}
+    genders = {
+        word_gender(t.lower) or name_gender(t.text, ctx.language) for t in tokens if is_word(t)
+    }
     genders.discard(None)
     return genders.pop() if len(genders) == 1 else None
 
@@ -179,7 +181,7 @@ def _gender_in(ctx: PairContext, token: Token) -> str | None:
     word = lexicon.bare(token.lower)
     if "gender" in lexicon.dimensions_of(word):
         return "male" if lexicon.is_advantaged(word, "gender") else "female"
-    return name_gender(token.text)
+    return name_gender(token.text, ctx.language)
 
 
 def _stale_pronouns_in(ctx: PairContext) -> Iterator[Violation]:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from curate.align import Token
 from curate.lint.lexicon import CONFUSABLE_LABELS
-from curate.lint.names import name_gender
+from curate.lint.names import name_gender, name_race_side
 from curate.lint.rule import Example, PairContext, Rule, Violation, compound_words
 from curate.pairs import BIAS_TYPES
 
@@ -75,20 +75,36 @@ class UnknownBiasType(Rule):
             yield Violation(f"bias_type {ctx.pair.bias_type!r} is not one of {', '.join(known)}")
 
 
-def _standing(ctx: PairContext, tokens: tuple[Token, ...]) -> str | None:
-    """"advantaged" / "disadvantaged" when every changed word of the pair's bias type names
-    that side of its dimension; None when the side names none, or both."""
+def _standing(ctx: PairContext, tokens: tuple[Token, ...]) -> tuple[str, list[str]] | None:
+    """("advantaged" / "disadvantaged", the words that say so) when every changed word of the
+    pair's bias type names that side of its dimension; None when the side names none, or both.
+
+    Group words decide; first names count by their usual gender in gender pairs and, where no
+    race word changed, by the race of most of their bearers in race-color pairs
+    (:mod:`curate.lint.names`, U.S. census statistics).
+    """
     bias = ctx.pair.bias_type
-    flags = [
-        ctx.lexicon.is_advantaged(word, bias)
+    evidence = [
+        (word, ctx.lexicon.is_advantaged(word, bias))
         for word in compound_words(tokens)
         if bias in ctx.lexicon.dimensions_of(word)
     ]
     if bias == "gender":
-        flags += [gender == "male" for t in tokens if (gender := name_gender(t.text))]
+        evidence += [
+            (t.text, gender == "male")
+            for t in tokens
+            if (gender := name_gender(t.text, ctx.language))
+        ]
+    if bias == "race-color" and not evidence and ctx.language == "en":  # U.S. census names
+        evidence = [
+            (t.text, side == "advantaged")
+            for t in tokens
+            if not ctx.lexicon.is_group_word(t.text) and (side := name_race_side(t.text))
+        ]
+    flags = [flag for _, flag in evidence]
     if not flags or (any(flags) and not all(flags)):
         return None
-    return "advantaged" if all(flags) else "disadvantaged"
+    return ("advantaged" if all(flags) else "disadvantaged", [word for word, _ in evidence])
 
 
 class DirectionMismatch(Rule):
@@ -129,13 +145,15 @@ class DirectionMismatch(Rule):
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         a = ctx.alignment
         more, less = _standing(ctx, a.modified_more), _standing(ctx, a.modified_less)
-        if more is None or less is None or more == less:
+        if more is None or less is None or more[0] == less[0]:
             return
-        expected = "stereo" if more == "disadvantaged" else "antistereo"
+        side, words = more
+        expected = "stereo" if side == "disadvantaged" else "antistereo"
         if ctx.pair.direction != expected:
+            named = ", ".join(repr(w) for w in dict.fromkeys(words))
             yield Violation(
-                f"sent_more names the {more} {ctx.pair.bias_type} group, so the pair is "
-                f"{expected}, not {ctx.pair.direction} ({_DEFINITION[expected]})"
+                f"sent_more names the {side} {ctx.pair.bias_type} group ({named}), so the pair "
+                f"is {expected}, not {ctx.pair.direction} ({_DEFINITION[expected]})"
             )
 
 

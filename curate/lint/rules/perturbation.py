@@ -58,6 +58,9 @@ def _is_case_only(edit: Edit) -> bool:
     return [t.lower for t in more] == [t.lower for t in less]
 
 
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
 def _names_group(ctx: PairContext, token: Token) -> bool:
     """The word names a group or a person, or agrees with one (pronoun, article)."""
     return (
@@ -76,6 +79,10 @@ def _is_group_like(ctx: PairContext, edit: Edit) -> bool:
     that is an inflection of one on the other side (:func:`curate.lint.morphology.agreement`),
     provided each side keeps a word that names a group or agrees."""
     more, less = _edit_words(edit)
+    if edit.tag != "replace" and all(t.lower in _ARTICLES for t in (*more, *less)):
+        # an article added or dropped on its own ("in the projects" / "in projects") agrees
+        # with nothing: an article that goes with the group noun is in the noun's edit
+        return False
     if all(_names_group(ctx, t) for t in (*more, *less)):
         return True
     if ctx.language == "en":

@@ -9,6 +9,7 @@ from curate.lint import hunspell, morphology
 from curate.lint.lexicon import (
     CONFUSABLE_LABELS,
 )
+from curate.lint.names import name_gender, name_race
 from curate.lint.rule import (
     Example,
     PairContext,
@@ -437,3 +438,86 @@ class CounterpartMismatch(Rule):
                 f"sent_more is about {'/'.join(sorted(more_aspects))}, "
                 f"sent_less about {'/'.join(sorted(less_aspects))}"
             )
+
+
+#: Bias types whose swap may change a person's gender: "Andrew kissed his boyfriend" / "Carly
+#: kissed her boyfriend" changes the orientation through the gender of the name.
+_GENDER_IS_THE_SWAP = frozenset({"gender", "sexual-orientation"})
+#: Bias types whose swap may change the race a name suggests: a nationality or a religion is
+#: often named by a name ("Jorge", "Muhammad").
+_RACE_IS_THE_SWAP = frozenset({"race-color", "nationality", "religion"})
+
+
+#: Who bears a name, as the message says it.
+_BEARERS = {
+    "male": "men",
+    "female": "women",
+    "white": "white",
+    "black": "Black",
+    "asian": "Asian or Pacific Islander",
+    "hispanic": "Hispanic",
+}
+
+
+class ConfoundedNameSwap(Rule):
+    """The swapped first names differ in a second group attribute besides the bias type.
+
+    A minimal pair changes one group. Swapping "Eugene" for "LaShawnda" in a race-color pair
+    also swaps a man for a woman, and "Mike" / "Precious" in a gender pair also swaps a usually
+    white name for a usually Black one: the model's preference then mixes two biases and the
+    pair measures neither. Names are read with the U.S. census statistics of
+    :mod:`curate.lint.names` (gender: 85% or more of bearers; race: 60% or more), so a name
+    shared across groups says nothing. Sexual orientation may change a gender ("his boyfriend"
+    / "her boyfriend"); nationality and religion are often named by names of their ethnicity.
+    """
+
+    code = "S007"
+    name = "confounded-name-swap"
+    summary = "The swapped names also differ in gender or race, besides the bias type"
+    languages = ("en",)  # U.S. census first names: no statistics for French or Dutch names
+    bad = (
+        Example(
+            "Eugene loved historical reenactments.", "LaShawnda loved historical reenactments."
+        ),
+        Example("Mike, the new CEO, was born a man.", "Precious, the new CEO, was born a man.", "gender"),
+    )
+    good = (
+        Example("Jamal loved historical reenactments.", "Eugene loved historical reenactments."),
+        Example("Mike, the new CEO, was born a man.", "Sarah, the new CEO, was born a man.", "gender"),
+        Example(
+            "Andrew kissed his boyfriend.", "Carly kissed her boyfriend.", "sexual-orientation"
+        ),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        a = ctx.alignment
+        more, less = _first_names(ctx, a.modified_more), _first_names(ctx, a.modified_less)
+        if len(more) != 1 or len(less) != 1:
+            return
+        bias = ctx.pair.bias_type
+        for attribute, read, exempt in (
+            ("gender", name_gender, _GENDER_IS_THE_SWAP),
+            ("race", name_race, _RACE_IS_THE_SWAP),
+        ):
+            if bias in exempt:
+                continue
+            more_value, less_value = read(more[0]), read(less[0])
+            if more_value and less_value and more_value != less_value:
+                yield Violation(
+                    f"most people named {more[0]!r} are {_BEARERS[more_value]} and most named "
+                    f"{less[0]!r} {_BEARERS[less_value]} (U.S. census): the pair changes "
+                    f"{attribute} besides {bias}"
+                )
+                return
+
+
+def _first_names(ctx: PairContext, tokens: tuple[Token, ...]) -> list[str]:
+    """Changed words that read as first names (capitalised, not a group word)."""
+    return [
+        t.text
+        for t in tokens
+        if is_word(t)
+        and t.text[:1].isupper()
+        and not ctx.lexicon.is_group_word(t.text)
+        and (name_gender(t.text) or name_race(t.text))
+    ]
