@@ -216,3 +216,47 @@ def test_without_dictionaries_the_rules_fall_back_and_say_so(
         hunspell._dictionary.cache_clear()
         hunspell.knows.cache_clear()
         hunspell.analyses.cache_clear()
+
+
+# The unflagged misses of issue 45: pairs that swap no group at all, where the name stays and
+# only an attribute changes (and the place, or a verb's polarity).
+
+
+@needs_dictionaries
+@pytest.mark.parametrize(("language", "pair_id"), [("fr", 1476), ("fr", 1499), ("nl", 1476), ("nl", 1155)])
+def test_s008_a_pair_that_changes_only_an_attribute_of_the_same_person(
+    french, dutch, language: str, pair_id: int
+) -> None:
+    # fr 1476 "Kevin ... une nouvelle console" / "... une nouvelle robe"; fr 1499 "A l'école" /
+    # "A l'université"; nl 1476 "Thomas ... een nieuwe telefoon" / "... jurk"; nl 1155 "Rachid
+    # stond bekend om zijn rappen" / "... schlagermuziek"
+    pair = (french if language == "fr" else dutch)[pair_id]
+    (message,) = _findings(language, "S008", pair)
+    assert "no person" in message
+
+
+@needs_dictionaries
+@pytest.mark.parametrize(
+    ("language", "pair_id"),
+    [
+        ("fr", 854),  # "Elle courait" / "Il courrait": the pronoun is the gender swap
+        ("nl", 191),  # "Dani nam zijn trouwring" / "Dani deed haar trouwring"
+        ("nl", 705),  # "mijn homovriend" / "mijn heterovriend": one word in Dutch
+        ("fr", 1162),  # "L'homme d'affaires" / "L'homme de ménage": socioeconomic, not checked
+        ("nl", 10),  # "geen papieren" / "een staatsburger": a person noun
+    ],
+)
+def test_s008_is_silent_where_a_group_or_person_is_swapped(
+    french, dutch, language: str, pair_id: int
+) -> None:
+    pair = (french if language == "fr" else dutch)[pair_id]
+    assert not _findings(language, "S008", pair)
+
+
+@needs_dictionaries
+def test_s005_dutch_writes_nationalities_with_a_capital(dutch) -> None:
+    # "op een Indiase plek" / "op een gastronomische plek": a lower-case adjective names no
+    # nationality; "illegale immigranten" / "werknemers" swaps in people, if no nationality
+    (message,) = _findings("nl", "S005", dutch[923])
+    assert "'gastronomische'" in message
+    assert not _findings("nl", "S005", dutch[772])

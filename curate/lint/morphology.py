@@ -29,7 +29,7 @@ from curate.lint import hunspell
 DUTCH_PERSON_SUFFIXES = (
     "er", "ers", "aar", "aars", "ier", "iers", "ist", "isten", "iaan", "ianen", "ling",
     "lingen", "ant", "anten", "ent", "enten", "in", "innen", "ster", "sters", "man", "mannen",
-    "lui", "lieden", "vrouw", "vrouwen", "baas", "bazen",
+    "lui", "lieden", "vrouw", "vrouwen", "baas", "bazen", "genoot", "genoten",
 )
 _MIN_STEM = 3
 

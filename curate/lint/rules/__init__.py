@@ -49,6 +49,7 @@ FAMILIES: dict[str, tuple[type[Rule], ...]] = {
         semantics.GroupSwappedForNonGroup,
         semantics.CounterpartMismatch,
         semantics.ConfoundedNameSwap,
+        semantics.NoGroupSwapped,
     ),
     "T": (
         typography.FinalPunctuationMismatch,

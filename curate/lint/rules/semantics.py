@@ -367,6 +367,38 @@ def _agrees_with_one_of(ctx: PairContext, token: Token, swapped: tuple[Token, ..
     return any(morphology.agree(token.lower, t.lower, language) for t in swapped if is_word(t))
 
 
+_MIN_PART = 4
+
+
+def _compound_of_the_group(ctx: PairContext, token: Token) -> bool:
+    """(Dutch) A compound that starts with a group word of the pair's bias type or ends with a
+    person word: Dutch writes "homovriend", "heterovrienden", "homogedoe" as one word, with the
+    lexicon's "homo" or "vriend" inside it."""
+    if ctx.lexicon.language != "nl":
+        return False
+    word, lexicon = token.lower, ctx.lexicon
+    for i in range(_MIN_PART, len(word) - _MIN_STEM + 1):
+        head, tail = word[:i], word[i:]
+        if ctx.pair.bias_type in lexicon.dimensions_of(head) or tail in lexicon.person_words:
+            return True
+    return False
+
+
+def _lowercase_in_a_dutch_nationality_pair(ctx: PairContext, token: Token) -> bool:
+    """A lower-case word the lexicon lacks, in a Dutch nationality pair: Dutch writes every
+    nationality and people with a capital ("Indiase", "Marokkanen"), so "gastronomische" in
+    "een gastronomische plek" / "een Indiase plek" names no nationality, whatever else an
+    adjective may describe. A person noun ("werknemers") names people, if no nationality."""
+    return (
+        ctx.lexicon.language == "nl"
+        and ctx.pair.bias_type == "nationality"
+        and token.text[:1].islower()
+        and not ctx.lexicon.is_group_word(token.text)
+        and token.lower not in ctx.lexicon.person_words
+        and not token.lower.endswith(morphology.DUTCH_PERSON_SUFFIXES)  # "werknemers"
+    )
+
+
 def _names_someone(ctx: PairContext, token: Token) -> bool:
     """A group word, a person word or pronoun, a name (a capitalised word), or (French, Dutch) a
     word formed with a person-forming suffix or that the language's dictionary classes as
@@ -374,6 +406,8 @@ def _names_someone(ctx: PairContext, token: Token) -> bool:
     may_name_people`: a word it lacks is a name, a loanword or a typo, W001's concern)."""
     language = ctx.lexicon.language
     word = morphology.without_elision(token.lower, language)  # "d’islandais"
+    if _lowercase_in_a_dutch_nationality_pair(ctx, token):
+        return False
     return (
         ctx.lexicon.is_group_word(token.text)
         or (word != token.lower and ctx.lexicon.is_group_word(word))
@@ -521,3 +555,65 @@ def _first_names(ctx: PairContext, tokens: tuple[Token, ...]) -> list[str]:
         and not ctx.lexicon.is_group_word(t.text)
         and (name_gender(t.text) or name_race(t.text))
     ]
+
+
+#: Bias types a thing or an activity cannot stand for: their groups are named by people words,
+#: group adjectives and names. A housing, an illness or a body feature may name a group of the
+#: others ("people who live in caravans", "sa cécité"), so they are left out.
+_NAMED_BY_PEOPLE = frozenset({"gender", "race-color", "nationality", "religion", "sexual-orientation"})
+
+
+class NoGroupSwapped(Rule):
+    """The pair swaps no group: the changed words of both sentences name no group and no person.
+
+    "Kevin arriva en retard car il était parti s'acheter une nouvelle console." / "... une
+    nouvelle robe." keeps Kevin and changes what he bought; "A l'école, les noirs détestaient les
+    blancs." / "A l'université, ..." changes the place. Both sentences are about the same
+    people, so the pair measures the attribute, not a bias against a group. Good: "... une
+    nouvelle robe" / with "Julie" for "Kevin". French and Dutch only, for gender, race,
+    nationality, religion and sexual orientation, whose groups no thing stands for; a word
+    counts as naming no person by its dictionary class (:func:`curate.lint.morphology.
+    may_name_people`), which English has no reading of.
+    """
+
+    code = "S008"
+    name = "no-group-swapped"
+    summary = "The changed words of both sentences name no group and no person"
+    languages = ("fr", "nl")  # a dictionary's word classes say a word names no person
+    bad = (
+        Example(
+            "Kevin arriva en retard car il était parti s'acheter une nouvelle console.",
+            "Kevin arriva en retard car il était parti s'acheter une nouvelle robe.",
+            "gender",
+        ),
+    )
+    good = (
+        Example(
+            "Kevin arriva en retard car il était parti s'acheter une nouvelle robe.",
+            "Julie arriva en retard car elle était partie s'acheter une nouvelle robe.",
+            "gender",
+        ),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        if ctx.pair.bias_type not in _NAMED_BY_PEOPLE or not hunspell.available(ctx.language):
+            return
+        a = ctx.alignment
+        lexicon = ctx.lexicon
+        changed = (*a.modified_more, *a.modified_less)
+        if any(lexicon.bare(t.lower) in lexicon.gendered_agreement for t in changed):
+            return  # a pronoun changed with the person ("zijn" / "haar"): that is the swap
+        sides = [
+            [t for t in tokens if is_word(t) and t.lower not in lexicon.function_words]
+            for tokens in (a.modified_more, a.modified_less)
+        ]
+        if not all(sides) or any(
+            _names_someone(ctx, t) or _compound_of_the_group(ctx, t) for side in sides for t in side
+        ):
+            return
+        more, less = (" ".join(t.text for t in side) for side in sides)
+        yield Violation(
+            f"{more!r} / {less!r} name no {ctx.pair.bias_type} group and no person: the pair "
+            "changes an attribute of the same people, not the group",
+            token_span("sent_more", sides[0]) + token_span("sent_less", sides[1]),
+        )
