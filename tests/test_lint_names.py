@@ -106,3 +106,25 @@ def test_t009_takes_a_census_first_name_for_a_name(crows_pairs_path: Path, tmp_p
     # 715 and 249: "Matt" mid-sentence was reported as a common word capitalised
     assert not _lint(crows_pairs_path, tmp_path, 715, "T009")
     assert not _lint(crows_pairs_path, tmp_path, 249, "T009")
+
+
+def test_every_finding_the_census_names_add_was_judged(crows_pairs_path: Path) -> None:
+    """benchmarks/crows_pairs_english_lint_judgments.toml holds two blind judges' verdicts on
+    every pair the census first names add findings to; a rule change that adds another must be
+    judged too (the script refuses, and so does this test)."""
+    import importlib.util
+    import tomllib
+
+    repo = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location(
+        "english_precision", repo / "benchmarks" / "crows_pairs_english_lint_precision.py"
+    )
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    _, _, added = script.census_findings(crows_pairs_path)
+    judged = tomllib.loads(script.JUDGMENTS.read_text(encoding="utf-8"))["en"]
+    also = {int(k) for k in judged["also"]}
+    assert {int(k) for k in judged["judgments"]} == set(added) | also
+    assert {int(k) for k in judged["second_judgments"]} == set(added) | also
+    assert all(verdict in (True, False) for verdict, _ in judged["judgments"].values())
