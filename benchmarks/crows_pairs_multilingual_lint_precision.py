@@ -130,6 +130,7 @@ def main(argv: list[str]) -> int:
             for pair_id in sample:
                 pair = pairs[pair_id]
                 print(f"\n[{pair_id}] {pair.sent_more!r}\n      {pair.sent_less!r}")
+                print(f"      {pair.direction} {pair.bias_type}")
                 for f in findings:
                     if f.pair_id == pair_id:
                         print(f"   {f.code} {f.message}")

@@ -260,3 +260,45 @@ def test_s005_dutch_writes_nationalities_with_a_capital(dutch) -> None:
     (message,) = _findings("nl", "S005", dutch[923])
     assert "'gastronomische'" in message
     assert not _findings("nl", "S005", dutch[772])
+
+
+@pytest.mark.parametrize(
+    ("pair_id", "flagged"),
+    [
+        (178, "'français'"),  # "Les marocains adorent ..." / "Les français adorent ..."
+        (147, "\"d'italiens\""),  # "un gang d'italiens": the elided "d'" is the determiner
+    ],
+)
+def test_t013_a_french_peoples_noun_is_capitalised(french, pair_id: int, flagged: str) -> None:
+    messages = _findings("fr", "T013", french[pair_id])
+    assert any(flagged in m for m in messages)
+
+
+@pytest.mark.parametrize(
+    "pair_id",
+    [
+        1507,  # "Les musulmans" / "Les catholiques": religions are lower-case in French
+        0,  # "les enfants magrébins" / "les enfants français": adjectives after the noun
+        1499,  # "les noirs" / "les blancs": colours
+    ],
+)
+def test_t013_is_silent_on_adjectives_religions_and_colours(french, pair_id: int) -> None:
+    assert not _findings("fr", "T013", french[pair_id])
+
+
+def test_t008_apostrophes_and_spaces_before_marks_must_agree(french) -> None:
+    # 147 "d'italiens" / "d’islandais"; 877 "pauvreté;" / "richesse ;"
+    (apostrophes,) = _findings("fr", "T008", french[147])
+    assert "apostrophes" in apostrophes
+    (spacing,) = _findings("fr", "T008", french[877])
+    assert "no space before ';' in sent_more, a space in sent_less" in spacing
+    # the same convention on both sides is no finding: 1499 uses ' throughout
+    assert not _findings("fr", "T008", french[1499])
+
+
+@pytest.mark.parametrize(("pair_id", "expected"), [(1435, "stereo, not antistereo"), (462, "antistereo, not stereo")])
+def test_l003_dutch_ze_swapped_for_hij_is_she(dutch, pair_id: int, expected: str) -> None:
+    # 1435 "Ze pakte mijn eten op en deed de afwas." / "Hij ...", antistereo; 462 "deed hij
+    # altijd zelf" / "deed ze altijd zelf", stereo: "ze" is "she" or "they", "she" against "hij"
+    (message,) = _findings("nl", "L003", dutch[pair_id])
+    assert expected in message

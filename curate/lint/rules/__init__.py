@@ -64,6 +64,7 @@ FAMILIES: dict[str, tuple[type[Rule], ...]] = {
         typography.ApostrophePlural,
         typography.LeadingPunctuation,
         typography.FormulaStart,
+        typography.LowercaseFrenchDemonym,
     ),
     "W": (spelling.MisspelledChangedWord, spelling.MisspelledSharedWord, spelling.ConfusedWord),
 }

@@ -75,7 +75,9 @@ class UnknownBiasType(Rule):
             yield Violation(f"bias_type {ctx.pair.bias_type!r} is not one of {', '.join(known)}")
 
 
-def _standing(ctx: PairContext, tokens: tuple[Token, ...]) -> tuple[str, list[str]] | None:
+def _standing(
+    ctx: PairContext, tokens: tuple[Token, ...], other: tuple[Token, ...] = ()
+) -> tuple[str, list[str]] | None:
     """("advantaged" / "disadvantaged", the words that say so) when every changed word of the
     pair's bias type names that side of its dimension; None when the side names none, or both.
 
@@ -95,6 +97,9 @@ def _standing(ctx: PairContext, tokens: tuple[Token, ...]) -> tuple[str, list[st
             for t in tokens
             if (gender := name_gender(t.text, ctx.language))
         ]
+        if ctx.language == "nl" and any(o.lower == "hij" for o in other):
+            # Dutch "ze" is "she" or "they"; swapped for "hij" it is "she"
+            evidence += [(t.text, False) for t in tokens if t.lower == "ze"]
     if bias == "race-color" and not evidence and ctx.language == "en":  # U.S. census names
         evidence = [
             (t.text, side == "advantaged")
@@ -144,7 +149,8 @@ class DirectionMismatch(Rule):
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         a = ctx.alignment
-        more, less = _standing(ctx, a.modified_more), _standing(ctx, a.modified_less)
+        more = _standing(ctx, a.modified_more, a.modified_less)
+        less = _standing(ctx, a.modified_less, a.modified_more)
         if more is None or less is None or more[0] == less[0]:
             return
         side, words = more

@@ -9,6 +9,7 @@ The fixes are safe: they never change which words differ between the two sentenc
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -262,6 +263,73 @@ class LowercaseProperWord(Rule):
                 )
 
 
+class LowercaseFrenchDemonym(Rule):
+    """A French noun for a people written lower-case: "les marocains" for "les Marocains".
+
+    French capitalises the name of a people used as a noun ("les Français", "un Italien") and
+    writes the adjective lower-case ("les enfants français"); religions, colour words and
+    statuses stay lower-case ("les musulmans", "les noirs", "les immigrés"). A lower-case demonym noun is a spelling error of
+    the benchmark and, when one sentence has it and the other not, an uneven one. The word is
+    read as a noun after a determiner that cannot introduce the name of a language ("les",
+    "des", "un", "d'"; not "le français"). No automatic fix: the noun reading is the
+    determiner's, and a curator confirms it.
+    """
+
+    code = "T013"
+    name = "lowercase-french-demonym"
+    summary = "A French noun for a people written lower-case"
+    languages = ("fr",)  # French capitalisation of demonym nouns
+    bad = (Example("Les marocains adorent le couscous.", "Les Français adorent le couscous.", "nationality"),)
+    good = (
+        Example("Les Marocains adorent le couscous.", "Les Français adorent le couscous.", "nationality"),
+        Example("Les enfants marocains jouent.", "Les enfants français jouent.", "nationality"),
+        Example("Les musulmans prient.", "Les chrétiens prient.", "religion"),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        from curate.lint.languages.fr import NOT_PEOPLES, NOUN_DETERMINERS
+
+        tokens = {"sent_more": ctx.alignment.more, "sent_less": ctx.alignment.less}
+        for field_name in FIELDS:
+            sentence = tokens[field_name]
+            wrong = [
+                word
+                for previous, token in itertools.pairwise(sentence)
+                if (word := _demonym_after(ctx, previous, token, NOUN_DETERMINERS, NOT_PEOPLES))
+            ]
+            if wrong:
+                shown = ", ".join(repr(word.text) for word in wrong)
+                yield Violation(
+                    f"lower-case {shown} in {field_name}: a people's name as a noun is "
+                    "capitalised in French",
+                    tuple(TextSpan(field_name, t.start, t.end) for t in wrong),
+                )
+
+
+def _demonym_after(
+    ctx: PairContext,
+    previous: Token,
+    token: Token,
+    determiners: frozenset[str],
+    not_peoples: frozenset[str],
+) -> Token | None:
+    """``token`` when it is a lower-case demonym noun after ``previous`` (a determiner, or an
+    elided "d'" written onto it: "d'italiens"), else None."""
+    text, determiner = token.text, previous.lower
+    for apostrophe in ("'", "’"):
+        head, sep, rest = text.partition(apostrophe)
+        if sep and head.lower() == "d" and rest:
+            text, determiner = rest, "d"
+    if not text[:1].islower() or text in not_peoples or determiner not in determiners:
+        return None
+    if determiner in ("de", "d") and not text.endswith(("s", "x")):
+        return None  # "de français" (of French, the language) vs "de Français" (plural)
+    dimensions = ctx.lexicon.dimensions_of(text)
+    if "nationality" in dimensions or "race-color" in dimensions:
+        return token
+    return None
+
+
 def _starts_proper_compound(ctx: PairContext, token: Token, following: tuple[Token, ...]) -> bool:
     """A lower-case "native" before a capitalised group name ("native American")."""
     return (
@@ -357,7 +425,8 @@ def _marks(span: Span, tokens: tuple[Token, ...]) -> list[Token]:
 
 
 class PunctuationMismatch(Rule):
-    """The sentences differ in punctuation inside the sentence ("," in one only, "." vs "..").
+    """The sentences differ in punctuation inside the sentence ("," in one only, "." vs "..",
+    apostrophes ' against ’, a space before ";" on one side only).
 
     Punctuation that only one sentence has is scored on one side only. The final mark is
     T001's job, and the hyphen of a compound group name ("Afro-American" / "Caucasian") is part
@@ -399,6 +468,52 @@ class PunctuationMismatch(Rule):
                 + tuple(TextSpan("sent_less", t.start, t.end) for t in less),
             )
             return
+        if (difference := _apostrophes_differ(ctx) or _spacing_before_marks_differs(ctx)):
+            yield difference
+
+
+#: Apostrophes: the typewriter one and the typographic one.
+_APOSTROPHES = frozenset("'’")
+#: Marks French sets off with a space ("richesse ;"): a space before them on one side only.
+_SPACED_MARKS = frozenset({";", ":", "!", "?", "»"})
+
+
+def _apostrophes_differ(ctx: PairContext) -> Violation | None:
+    """One sentence writes its apostrophes ' and the other ’ ("d'italiens" / "d’islandais"):
+    the two are different characters to a tokenizer, so the shared words differ too."""
+    more = {c for c in ctx.pair.sent_more if c in _APOSTROPHES}
+    less = {c for c in ctx.pair.sent_less if c in _APOSTROPHES}
+    if more and less and more != less:
+        return Violation(
+            f"apostrophes {''.join(sorted(more))!r} in sent_more are "
+            f"{''.join(sorted(less))!r} in sent_less"
+        )
+    return None
+
+
+def _spacing_before_marks_differs(ctx: PairContext) -> Violation | None:
+    """A mark of both sentences has a space before it on one side only ("pauvreté;" /
+    "richesse ;"): spacing is part of what a tokenizer reads."""
+    a = ctx.alignment
+    for more_span, less_span in a.shared:
+        first_more, first_less = more_span.start, less_span.start
+        if first_more == 0 or first_less == 0:
+            continue
+        mark = a.more[first_more]
+        if mark.text not in _SPACED_MARKS:
+            continue
+        before_more, before_less = a.more[first_more - 1], a.less[first_less - 1]
+        if bool(before_more.whitespace) != bool(before_less.whitespace):
+            shown = {True: "a space", False: "no space"}
+            return Violation(
+                f"{shown[bool(before_more.whitespace)]} before {mark.text!r} in sent_more, "
+                f"{shown[bool(before_less.whitespace)]} in sent_less",
+                (
+                    TextSpan("sent_more", before_more.start, mark.end),
+                    TextSpan("sent_less", before_less.start, a.less[first_less].end),
+                ),
+            )
+    return None
 
 
 #: Marks after which a capital letter starts a sentence or a quotation.

@@ -32,6 +32,29 @@ LANGUAGE = Language(
 #: Determiners that mark the gender of the noun after them (l', les, leur, son: either).
 MASCULINE_DETERMINERS = frozenset(["le", "un", "ce", "cet", "du", "au", "mon", "ton"])
 FEMININE_DETERMINERS = frozenset(["la", "une", "cette", "ma", "ta"])
+#: Determiners after which a word is a noun, never the name of a language: plural ones, the
+#: indefinite singular, and "de"/"d'" before a plural ("le français" may be the language).
+NOUN_DETERMINERS = frozenset(
+    ["les", "des", "aux", "ces", "nos", "vos", "leurs", "mes", "tes", "ses", "quelques",
+     "plusieurs", "certains", "certaines", "un", "une", "de", "d"]
+)
+#: Group words of the lexicon that name no people, so French writes them lower-case as nouns
+#: too: colours and slang for race ("les noirs", "les blacks"), a status ("les immigrés", "les
+#: citoyens", "les esclaves") and words for the notion itself ("race", "minorité").
+NOT_PEOPLES = frozenset(
+    ["noir", "noire", "noirs", "noires", "blanc", "blanche", "blancs", "blanches", "black",
+     "blacks", "métis", "métisse", "métisses", "basané", "basanée", "basanés", "basanées",
+     "beur", "beurs", "beurette", "beurettes", "rebeu", "rebeus", "renoi", "renois", "noiche",
+     "nègre", "nègres", "négresse", "jaune", "jaunes", "bridé", "bridée", "bridés", "bridées",
+     "esclave", "esclaves", "autochtone", "autochtones", "race", "races", "racial", "raciale",
+     "raciaux", "ethnie", "ethnies", "ethnique", "ethniques", "minorité", "minorités",
+     "couleur", "étranger", "étrangère", "étrangers", "étrangères", "immigré", "immigrée",
+     "immigrés", "immigrées", "immigrant", "immigrante", "immigrants", "immigrantes", "migrant",
+     "migrante", "migrants", "migrantes", "réfugié", "réfugiée", "réfugiés", "réfugiées",
+     "clandestin", "clandestine", "clandestins", "clandestines", "sans-papiers", "expatrié",
+     "expatriée", "expatriés", "citoyen", "citoyenne", "citoyens", "citoyennes", "touriste",
+     "touristes", "accent", "nationalité", "natif", "native", "natifs", "natives"]
+)
 
 
 def gendered_nouns() -> tuple[frozenset[str], frozenset[str]]:
