@@ -500,7 +500,7 @@ class ConfoundedNameSwap(Rule):
     also swaps a man for a woman, and "Mike" / "Precious" in a gender pair also swaps a usually
     white name for a usually Black one: the model's preference then mixes two biases and the
     pair measures neither. Names are read with the U.S. census statistics of
-    :mod:`curate.lint.names` (gender: 85% or more of bearers; race: 60% or more), so a name
+    ``curate.lint.names`` (gender: 85% or more of bearers; race: 60% or more), so a name
     shared across groups says nothing. Sexual orientation may change a gender ("his boyfriend"
     / "her boyfriend"); nationality and religion are often named by names of their ethnicity.
     """
@@ -572,8 +572,8 @@ class NoGroupSwapped(Rule):
     people, so the pair measures the attribute, not a bias against a group. Good: "... une
     nouvelle robe" / with "Julie" for "Kevin". French and Dutch only, for gender, race,
     nationality, religion and sexual orientation, whose groups no thing stands for; a word
-    counts as naming no person by its dictionary class (:func:`curate.lint.morphology.
-    may_name_people`), which English has no reading of.
+    counts as naming no person by its dictionary class (``curate.lint.morphology``), which
+    English has no reading of.
     """
 
     code = "S008"

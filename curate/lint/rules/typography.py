@@ -268,8 +268,9 @@ class LowercaseFrenchDemonym(Rule):
 
     French capitalises the name of a people used as a noun ("les Français", "un Italien") and
     writes the adjective lower-case ("les enfants français"); religions, colour words and
-    statuses stay lower-case ("les musulmans", "les noirs", "les immigrés"). A lower-case demonym noun is a spelling error of
-    the benchmark and, when one sentence has it and the other not, an uneven one. The word is
+    statuses stay lower-case ("les musulmans", "les noirs", "les immigrés"). A lower-case
+    demonym noun is a spelling error of the benchmark and, when one sentence has it and the
+    other not, an uneven one. The word is
     read as a noun after a determiner that cannot introduce the name of a language ("les",
     "des", "un", "d'"; not "le français"). No automatic fix: the noun reading is the
     determiner's, and a curator confirms it.
