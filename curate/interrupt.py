@@ -38,10 +38,29 @@ def run_guarded(
     ``start_up_handler``: the SIGINT handler the entry point installed before its imports
     (:mod:`curate.__main__`); from inside the ``try`` on, Python's own handler (a
     ``KeyboardInterrupt``, caught here) takes over again, so that the commands clean up."""
+    signalled: list[int] = []
+
+    def loading(signum: int, frame: object) -> None:
+        signalled.append(signum)
+        raise KeyboardInterrupt
+
     try:
-        if start_up_handler is not None and _signal.getsignal(_signal.SIGINT) is start_up_handler:
+        guarded = (
+            start_up_handler is not None and _signal.getsignal(_signal.SIGINT) is start_up_handler
+        )
+        if guarded:
+            _signal.signal(_signal.SIGINT, loading)
+        try:
+            app = load_app()
+        except Exception:
+            # a library may turn the KeyboardInterrupt raised in its code into its own error:
+            # pydantic-core reports one that lands while it builds a validator as "SchemaError:
+            # Error building "literal" validator: KeyboardInterrupt" (seen under load at 0.15 s)
+            if signalled:
+                _interrupted()
+            raise
+        if guarded:
             _signal.signal(_signal.SIGINT, _signal.default_int_handler)
-        app = load_app()
         app()
     except KeyboardInterrupt:
         _interrupted()

@@ -158,6 +158,31 @@ print("ok")
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
 
 
+def test_ctrl_c_that_a_library_turns_into_its_own_error_while_loading() -> None:
+    """pydantic-core wraps a KeyboardInterrupt that lands while it builds a validator into a
+    SchemaError ("Error building "literal" validator: KeyboardInterrupt"): Ctrl-C at 0.15 s
+    of `curate rules` ended in that traceback on a loaded machine. The guard knows a SIGINT
+    came while the CLI loaded, whatever error the library raised instead."""
+    code = """
+import os, signal, sys, time
+import curate.__main__ as entry
+def load():
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)
+    except KeyboardInterrupt as error:
+        raise RuntimeError(f"Error building validator: {error!r}") from None
+    raise AssertionError("no interrupt")
+from curate.interrupt import run_guarded
+run_guarded(load, start_up_handler=entry._interrupted_at_start_up)
+"""
+    _assert_one_line(_run(code))
+    # an error of the load with no Ctrl-C stays the error it is
+    plain = code.replace("os.kill(os.getpid(), signal.SIGINT)", "raise ValueError('broken')")
+    done = _run(plain)
+    assert done.returncode == 1 and "ValueError: broken" in done.stderr, done.stderr
+
+
 def test_ctrl_c_while_the_options_are_parsed() -> None:
     """Typer's own handling would exit 130 without a word."""
     from tests.conftest import REPO
