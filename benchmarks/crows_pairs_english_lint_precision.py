@@ -22,8 +22,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from statsmodels.stats.inter_rater import cohens_kappa
-from statsmodels.stats.proportion import proportion_confint
+from judged_precision import print_two_judges  # this folder's (a script's sys.path[0])
 
 from curate.benchmarks import benchmark_of, lint_target
 from curate.datasets import read_dataset
@@ -60,11 +59,6 @@ def census_findings(path: Path):
     return dataset, with_census, added
 
 
-def _wilson(real: int, n: int) -> str:
-    low, high = proportion_confint(real, n, alpha=0.05, method="wilson")
-    return f"(Wilson 95% CI {100 * low:.1f}-{100 * high:.1f}%)"
-
-
 def main(argv: list[str]) -> int:
     mirror = Path(os.environ.get("CURATE_DATA_MIRROR", "data/raw"))
     judged = tomllib.loads(JUDGMENTS.read_text(encoding="utf-8"))["en"]
@@ -94,24 +88,7 @@ def main(argv: list[str]) -> int:
     if sorted(first) != sample or sorted(second) != sample:
         print(f"the judged pairs are not the pairs today's rules add: judge {sample} again")
         return 1
-    n = len(sample)
-    for name, verdicts in (("first judge", first), ("second judge", second)):
-        real = sum(verdicts.values())
-        print(f"  {name}: {real}/{n} = {100 * real / n:.1f}% {_wilson(real, n)}")
-    table = [[0, 0], [0, 0]]
-    for pair_id in sample:
-        table[int(first[pair_id])][int(second[pair_id])] += 1
-    agreed = table[0][0] + table[1][1]
-    kappa = cohens_kappa(table).kappa if 0 < agreed < n or table[0][1] + table[1][0] else None
-    shown = "undefined (the judges agree on every pair with one verdict)" if kappa is None else (
-        f"{kappa:.2f}"
-    )
-    print(f"  agreement: {agreed}/{n} pairs, Cohen's kappa {shown}")
-    both = table[1][1]
-    print(
-        f"precision (pair level, every added pair, n={n}, a real defect for both judges): "
-        f"{both}/{n} = {100 * both / n:.1f}% {_wilson(both, n)}"
-    )
+    print_two_judges(first, second, sample, "every added pair")
     return 0
 
 

@@ -28,8 +28,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from statsmodels.stats.inter_rater import cohens_kappa
-from statsmodels.stats.proportion import proportion_confint
+from judged_precision import print_two_judges, wilson  # this folder's (a script's sys.path[0])
 
 from curate.benchmarks import benchmark_of, lint_target
 from curate.datasets import read_dataset
@@ -48,11 +47,6 @@ def flagged_pairs(path: Path):
     settings, _ = apply_profile(LintSettings(), target)
     settings, _ = skip_unavailable(settings, dataset.fields, rules=target.rules())
     return dataset, lint_pairs(list(dataset.pairs), settings, target=target)
-
-
-def _wilson(real: int, n: int) -> str:
-    low, high = proportion_confint(real, n, alpha=0.05, method="wilson")
-    return f"(Wilson 95% CI {100 * low:.1f}-{100 * high:.1f}%)"
 
 
 UNFLAGGED_SIZE = 30
@@ -99,7 +93,7 @@ def _unflagged(
         missed = sum(verdicts.values())
         print(
             f"  {name}: clear misses on unflagged pairs (seed {seed}): {missed}/{n} = "
-            f"{100 * missed / n:.1f}% {_wilson(missed, n)}"
+            f"{100 * missed / n:.1f}% {wilson(missed, n)}"
         )
     return status
 
@@ -141,21 +135,7 @@ def main(argv: list[str]) -> int:
             print(f"the judged ids are not the sample of seed {seed}: judge {sample} again")
             status = 1
             continue
-        n = len(sample)
-        for name, verdicts in (("first judge", first), ("second judge", second)):
-            real = sum(verdicts.values())
-            print(f"  {name}: {real}/{n} = {100 * real / n:.1f}% {_wilson(real, n)}")
-        table2 = [[0, 0], [0, 0]]
-        for pair_id in sample:
-            table2[int(first[pair_id])][int(second[pair_id])] += 1
-        kappa = cohens_kappa(table2).kappa
-        agreed = table2[0][0] + table2[1][1]
-        print(f"  agreement: {agreed}/{n} pairs, Cohen's kappa {kappa:.2f}")
-        both = table2[1][1]
-        print(
-            f"precision (pair level, seed {seed}, n={n}, a real defect for both judges): "
-            f"{both}/{n} = {100 * both / n:.1f}% {_wilson(both, n)}"
-        )
+        print_two_judges(first, second, sample, f"seed {seed}")
     return status
 
 
