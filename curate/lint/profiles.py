@@ -125,6 +125,11 @@ def apply_profile(settings: LintSettings, target: LintTarget) -> tuple[LintSetti
 
         if note := missing_note(target.language, language_name(target.language)):
             notes.append(note)
+    if target.language == "fr" and "G006" in chosen and "G006" not in outside:
+        from curate.lint import grammalecte
+
+        if note := grammalecte.missing_note():
+            notes.append(note)
     return (
         settings.with_overrides(
             ignore=settings.ignore + outside + other_language,

@@ -15,6 +15,7 @@ from curate.lint.rules import (
     design,
     duplicates,
     grammar,
+    grammar_checker,
     labels,
     perturbation,
     semantics,
@@ -31,6 +32,7 @@ FAMILIES: dict[str, tuple[type[Rule], ...]] = {
         grammar.NumberAgreement,
         agreement.FrenchArticleAgreement,
         agreement.DutchArticleAgreement,
+        grammar_checker.FrenchGrammar,
     ),
     "L": (labels.UnsupportedBiasType, labels.UnknownBiasType, labels.DirectionMismatch),
     "P": (
@@ -50,6 +52,7 @@ FAMILIES: dict[str, tuple[type[Rule], ...]] = {
         semantics.CounterpartMismatch,
         semantics.ConfoundedNameSwap,
         semantics.NoGroupSwapped,
+        semantics.TwoGroupsSwapped,
     ),
     "T": (
         typography.FinalPunctuationMismatch,

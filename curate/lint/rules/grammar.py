@@ -203,6 +203,11 @@ def _stale_pronouns_in(ctx: PairContext) -> Iterator[Violation]:
     more, less = genders
     if more == less:
         return
+    if any(
+        ctx.lexicon.bare(t.lower) in table.PERSON_PRONOUNS
+        for t in (*a.modified_more, *a.modified_less)
+    ):
+        return  # the pronouns changed with the person: a shared one names someone else
     pronouns = table.MALE_PRONOUNS | table.FEMALE_PRONOUNS
     shared = [t for more_span, _ in a.shared for t in more_span.tokens if is_word(t)]
     if any(

@@ -100,11 +100,11 @@ def _standing(
         if ctx.language == "nl" and any(o.lower == "hij" for o in other):
             # Dutch "ze" is "she" or "they"; swapped for "hij" it is "she"
             evidence += [(t.text, False) for t in tokens if t.lower == "ze"]
-    if bias == "race-color" and not evidence and ctx.language == "en":  # U.S. census names
+    if bias == "race-color" and not evidence:  # U.S. census names
         evidence = [
             (t.text, side == "advantaged")
             for t in tokens
-            if not ctx.lexicon.is_group_word(t.text) and (side := name_race_side(t.text))
+            if not ctx.lexicon.is_group_word(t.text) and (side := name_race_side(t.text, ctx.language))
         ]
     flags = [flag for _, flag in evidence]
     if not flags or (any(flags) and not all(flags)):

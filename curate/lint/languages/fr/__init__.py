@@ -71,5 +71,9 @@ def gendered_nouns() -> tuple[frozenset[str], frozenset[str]]:
 #: object of either gender ("je lui ai dit"), so the subject pronouns are the ones that tell.
 MALE_PRONOUNS = frozenset(["il"])
 FEMALE_PRONOUNS = frozenset(["elle"])
+#: Third-person pronouns of a gender: one among the changed words shows that the pronouns were
+#: changed with the person ("il" / "elle"), so a shared one of the old gender names someone else
+#: (G002).
+PERSON_PRONOUNS = frozenset(["il", "elle", "lui-même", "elle-même"])
 #: Gendered person nouns that are singular although they end like a plural.
 SINGULAR_ENDING_IN_S = frozenset(["fils", "gars", "époux", "mec", "nounou"])

@@ -38,9 +38,14 @@ def article_nouns() -> tuple[frozenset[str], frozenset[str]]:
 
 
 #: Pronouns that name one person of a gender (G002, pronoun agreement). "ze" and "zij" are also
-#: "they", and "zijn" also the verb "to be", so they are left out: "hij", "hem" and "z'n" name a
-#: man, "haar" (her) a woman.
-MALE_PRONOUNS = frozenset(["hij", "hem", "z'n"])
+#: "they", "zijn" also the verb "to be", and "hem" also stands for any de-word thing ("zijn
+#: trouwring ... stopte hem in zijn zak"), so they are left out: "hij" and "z'n" name a man,
+#: "haar" (her) a woman.
+MALE_PRONOUNS = frozenset(["hij", "z'n"])
 FEMALE_PRONOUNS = frozenset(["haar"])
+#: Third-person pronouns of either gender: one among the changed words shows that the pronouns
+#: were changed with the person ("zijn telefoon" / "haar telefoon"), so a shared one of the old
+#: gender names someone or something else (G002).
+PERSON_PRONOUNS = frozenset(["hij", "zij", "ze", "hem", "haar", "zijn", "z'n", "zichzelf"])
 #: Gendered person nouns that are singular although they end like a plural.
 SINGULAR_ENDING_IN_S = frozenset(["jongen", "zus"])
