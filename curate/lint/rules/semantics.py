@@ -146,13 +146,17 @@ class PolarityFlip(Rule):
     )
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
-        opposites = ctx.lexicon.opposites
         a = ctx.alignment
-        less_words = {t.lower: t for t in a.modified_less if is_word(t)}
+        less_words = [t for t in a.modified_less if is_word(t)]
+        more_words = [t for t in a.modified_more if is_word(t)]
         for token in a.modified_more:
-            for other in opposites.get(token.lower, ()):
-                match = less_words.get(other)
-                if match is None:
+            opposites = _opposites_of(ctx, token)
+            if any(_forms(ctx, token) & _forms(ctx, kept) for kept in less_words):
+                continue  # the word is on both sides, inflected ("bon" / "bonne")
+            for match in less_words:
+                if not opposites & _forms(ctx, match):
+                    continue
+                if any(_forms(ctx, match) & _forms(ctx, kept) for kept in more_words):
                     continue
                 if self._names_group(ctx, token, a.more) or self._names_group(ctx, match, a.less):
                     continue
@@ -164,12 +168,27 @@ class PolarityFlip(Rule):
 
     @staticmethod
     def _names_group(ctx: PairContext, token: Token, sentence: tuple[Token, ...]) -> bool:
-        """The word is a group word of the pair's type, or "with"/"without"/"no" before one."""
-        if ctx.pair.bias_type in ctx.lexicon.dimensions_of(token.text):
+        """The word (in French and Dutch: one of its lemmas, "ouder" -> "oud") is a group word
+        of the pair's type, or "with"/"without"/"no" before one."""
+        forms = {token.text, *_forms(ctx, token)}
+        if any(ctx.pair.bias_type in ctx.lexicon.dimensions_of(form) for form in forms):
             return True
         return (
             token.lower in ctx.lexicon.group_negators or token.lower == _WITH.get(ctx.lexicon.language)
         ) and _introduces_group(ctx, token, sentence)
+
+
+def _forms(ctx: PairContext, token: Token) -> frozenset[str]:
+    """The lower-case word and, in French and Dutch, its lemmas ("mauvaises" -> "mauvais"),
+    so that one base form in the antonym list reads every inflection."""
+    if ctx.language in ("fr", "nl"):
+        return morphology.lemmas(morphology.without_elision(token.lower, ctx.language), ctx.language)
+    return frozenset({token.lower})
+
+
+def _opposites_of(ctx: PairContext, token: Token) -> frozenset[str]:
+    opposites = ctx.lexicon.opposites
+    return frozenset(o for form in _forms(ctx, token) for o in opposites.get(form, ()))
 
 
 class IncommensurableGroups(Rule):
