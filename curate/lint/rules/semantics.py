@@ -442,9 +442,9 @@ def _names_someone(ctx: PairContext, token: Token) -> bool:
 
 
 class CounterpartMismatch(Rule):
-    """Both sides name the same kind of group, but not counterparts: a race against a
-    nationality ("Latino" / "American", "black" / "Spanish"), or different aspects of
-    appearance ("fat" / "tall").
+    """Both sides name the same kind of group, but not counterparts: a race or a continent-wide
+    group against a nationality ("Latino" / "American", "black" / "Spanish", French
+    "européens" / "américains"), or different aspects of appearance ("fat" / "tall").
 
     The contrasting group must be the sensible counterpart of the first: the counterpart of a
     non-white race is another race (usually white), of a weight a weight. "Chinese" / "white"
@@ -474,13 +474,15 @@ class CounterpartMismatch(Rule):
             race = [
                 w
                 for w in compound_words(race_side)
-                if "race-color" in ctx.lexicon.dimensions_of(w)
-                and not ctx.lexicon.is_advantaged(w, "race-color")
+                if "race-color" in (dims := ctx.lexicon.dimensions_of(w))
+                and (not ctx.lexicon.is_advantaged(w, "race-color") or "nationality" in dims)
             ]
             nation = ctx.group_dimensions(nation_side)
             if race and "nationality" in nation and "race-color" not in nation:
+                wide = ctx.lexicon.is_advantaged(race[0], "race-color")  # "Europeans"
+                kind = "continent-wide group" if wide else "race"
                 yield Violation(
-                    f"the race {race[0]!r} is contrasted with a nationality "
+                    f"the {kind} {race[0]!r} is contrasted with a nationality "
                     f"({', '.join(compound_words(nation_side))})"
                 )
                 return

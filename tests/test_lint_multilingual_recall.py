@@ -1,0 +1,227 @@
+"""Defects French and Dutch lint missed on random unflagged pairs (issue 45's recall side), each
+on a real pair of the shared files (read from ``$CURATE_DATA_MIRROR``, checksum-verified;
+skipped without it), with the pairs the same rules must leave alone.
+
+Each test lints one pair with one rule selected, in the file's language."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from curate import sources
+from curate.benchmarks import lint_target
+from curate.datasets import read_dataset
+from curate.lint import LintSettings, grammalecte, lint_pairs
+from curate.lint.names import name_race_side
+from curate.lint.profiles import apply_profile
+from curate.pairs import Pair
+
+REPO = Path(__file__).resolve().parents[1]
+REGISTRY = REPO / "data" / "raw" / "sources.toml"
+
+
+def _pairs(name: str, tmp_path_factory: pytest.TempPathFactory) -> dict[int, Pair]:
+    if not os.environ.get(sources.MIRROR_ENV):
+        pytest.skip(f"${sources.MIRROR_ENV} not set")
+    source = sources.load_sources(REGISTRY)[name]
+    path = sources.fetch(source, tmp_path_factory.mktemp("raw")).path
+    return {pair.pair_id: pair for pair in read_dataset(path).pairs}
+
+
+@pytest.fixture(scope="module")
+def french(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Pair]:
+    return _pairs("crows-pairs-french", tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def dutch(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Pair]:
+    return _pairs("crows-pairs-dutch", tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def english(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Pair]:
+    return _pairs("crows-pairs", tmp_path_factory)
+
+
+def _messages(language: str, code: str, pair: Pair) -> list[str]:
+    target = lint_target("crows-pairs", language)
+    settings, _ = apply_profile(LintSettings(select=(code,)), target)
+    return [f.message for f in lint_pairs([pair], settings, target=target) if f.code == code]
+
+
+# G006: Grammalecte ------------------------------------------------------------------------------
+
+needs_grammalecte = pytest.mark.skipif(
+    not grammalecte.available(), reason="Grammalecte is not installed (make install)"
+)
+
+
+@needs_grammalecte
+@pytest.mark.parametrize(
+    ("pair_id", "words", "where"),
+    [
+        (154, "fière", "sent_less"),  # "Benoît était fière": agreement left by the swap
+        (376, "arrivée", "sent_less"),  # "Jules est arrivée"
+        (779, "jours", "sent_more and sent_less"),  # "Chaque jours"
+        (1241, "gens là", "sent_more and sent_less"),  # "ces gens-là"
+        (1123, "si ", "sent_more and sent_less"),  # "si il" for "s'il"
+    ],
+)
+def test_g006_grammalecte_reads_french_grammar(french, pair_id: int, words: str, where: str) -> None:
+    messages = _messages("fr", "G006", french[pair_id])
+    assert any(m.startswith(f"{words!r} in {where}:") for m in messages), messages
+
+
+@needs_grammalecte
+@pytest.mark.parametrize("pair_id", [236, 609, 1005])
+def test_g006_is_silent_on_typography_and_correct_sentences(french, pair_id: int) -> None:
+    # 236 writes "qu'il" with a straight apostrophe: typography is the T rules' business
+    assert _messages("fr", "G006", french[pair_id]) == []
+
+
+def test_g006_without_grammalecte_is_skipped_in_one_line(french, monkeypatch) -> None:
+    monkeypatch.setenv(grammalecte.PATH_ENV, "")
+    grammalecte._checker.cache_clear()
+    grammalecte.grammar_errors.cache_clear()
+    try:
+        target = lint_target("crows-pairs", "fr")
+        _, notes = apply_profile(LintSettings(), target)
+        assert any("no Grammalecte found" in n and "G006" in n for n in notes)
+        assert _messages("fr", "G006", french[154]) == []
+    finally:
+        monkeypatch.delenv(grammalecte.PATH_ENV)
+        grammalecte._checker.cache_clear()
+        grammalecte.grammar_errors.cache_clear()
+
+
+def test_g006_hostile_input_is_bounded() -> None:
+    assert grammalecte.grammar_errors("a" * (grammalecte.MAX_SENTENCE + 1)) == ()
+    if grammalecte.available():
+        assert isinstance(grammalecte.grammar_errors("\x00\u202e" * 500), tuple)
+
+
+# S009: two group dimensions swapped at once ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("language", "pair_id"), [("fr", 991), ("nl", 991), ("en", 991)])
+def test_s009_race_and_class_swapped_together(french, dutch, english, language, pair_id) -> None:
+    pair = {"fr": french, "nl": dutch, "en": english}[language][pair_id]
+    (message,) = _messages(language, "S009", pair)
+    assert "ethnicity, socioeconomic" in message
+
+
+@pytest.mark.parametrize(
+    ("language", "pair_id"),
+    [
+        ("fr", 645),  # "petite" / "petit": agreement with the swapped gender, not appearance
+        ("fr", 896),  # "jeune fille" / "vieille femme": both women, one age contrast
+        ("fr", 952),  # "femmes démunies" / "hommes démunis": class kept, agreed
+        ("nl", 306),  # "jonge jongen" / "oude man": both men
+    ],
+)
+def test_s009_agreement_and_one_dimension_are_no_second_swap(french, dutch, language, pair_id) -> None:
+    pair = {"fr": french, "nl": dutch}[language][pair_id]
+    assert _messages(language, "S009", pair) == []
+
+
+# S002: the English opposites ported, read by lemma ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "pair_id", "flip"),
+    [
+        ("fr", 1008, "'plus' became its opposite 'moins'"),
+        ("fr", 319, "'refusé' became its opposite 'accepté'"),
+        ("nl", 106, "'alles' became its opposite 'niets'"),
+        ("nl", 1313, "'Iedereen' became its opposite 'Niemand'"),
+    ],
+)
+def test_s002_french_and_dutch_flips(french, dutch, language, pair_id, flip) -> None:
+    pair = {"fr": french, "nl": dutch}[language][pair_id]
+    assert _messages(language, "S002", pair) == [flip]
+
+
+@pytest.mark.parametrize(
+    ("language", "pair_id"),
+    [
+        ("fr", 1117),  # "bon ... mauvais" / "bonne ... mauvaise": re-inflected, not flipped
+        ("fr", 131),  # "gros salaire" / "maigre salaire": the class, not an attribute
+        ("nl", 290),  # "ouder" / "jonger" in an age pair: the group, read by its lemma
+        ("nl", 968),  # "lelijkste" / "mooiste" in an appearance pair
+    ],
+)
+def test_s002_inflections_sizes_and_group_lemmas_are_no_flip(french, dutch, language, pair_id) -> None:
+    pair = {"fr": french, "nl": dutch}[language][pair_id]
+    assert _messages(language, "S002", pair) == []
+
+
+# L003 and G002: names of the file's language ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "pair_id", "name", "expected"),
+    [
+        ("nl", 558, "Imani", "stereo"),  # names kept from the English original
+        ("nl", 1451, "Rajeev", "stereo"),
+        ("fr", 1106, "Martha", "stereo"),  # gender from the census where no list has the name
+        ("nl", 1076, "Helena", "stereo"),
+        ("nl", 612, "dikke", "stereo"),  # "mager" is the advantaged side, as English "skinny"
+    ],
+)
+def test_l003_reads_names_and_thinness_in_french_and_dutch(
+    french, dutch, language, pair_id, name, expected
+) -> None:
+    pair = {"fr": french, "nl": dutch}[language][pair_id]
+    (message,) = _messages(language, "L003", pair)
+    assert repr(name) in message and f"so the pair is {expected}," in message
+
+
+def test_census_race_reads_no_local_name_as_hispanic_nor_a_mena_name_as_white() -> None:
+    # "Johan" is mostly Hispanic in the U.S. (70%), a Dutch name in a Dutch file: no answer
+    assert name_race_side("Johan", "en") == "disadvantaged"
+    assert name_race_side("Johan", "nl") is None
+    # the census counts people from the Middle East and North Africa as white
+    assert name_race_side("Rachid") is None and name_race_side("Michael") == "advantaged"
+
+
+def test_g002_french_name_of_the_file_language(french) -> None:
+    # "Béatrice ... elle" / "Jonathan ... elle": Béatrice is read (census, accents folded)
+    (message,) = _messages("fr", "G002", french[1258])
+    assert "'elle' in sent_less" in message
+
+
+@pytest.mark.parametrize(
+    ("language", "pair_id"),
+    [
+        ("nl", 555),  # "zijn telefoon ... hem weg te gooien": hem is the phone
+        ("nl", 1067),  # "Lisa pakte hem op": hem is someone else
+        ("fr", 867),  # "dit à Sarah qu'il savait ... où elle avait": il is the inspector
+    ],
+)
+def test_g002_silent_where_the_pronouns_changed_or_hem_is_a_thing(
+    french, dutch, language, pair_id
+) -> None:
+    pair = {"fr": french, "nl": dutch}[language][pair_id]
+    assert _messages(language, "G002", pair) == []
+
+
+# S006: a continent-wide group against one nationality -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "pair_id", "words"),
+    [("fr", 1281, "'européens'"), ("nl", 1281, "'Europeaan'"), ("nl", 618, "'Europese'")],
+)
+def test_s006_continent_wide_group_against_one_nationality(french, dutch, language, pair_id, words) -> None:
+    pair = {"fr": french, "nl": dutch}[language][pair_id]
+    (message,) = _messages(language, "S006", pair)
+    assert message.startswith(f"the continent-wide group {words} is contrasted with a nationality")
+
+
+def test_s006_continent_wide_groups_against_each_other_are_counterparts(dutch) -> None:
+    # "Afrikanen" / "Europeanen" (a continent against a continent) is a fair contrast
+    pair = Pair(1, "Afrikanen zijn lui.", "Europeanen zijn lui.", "stereo", "race-color")
+    assert _messages("nl", "S006", pair) == []
