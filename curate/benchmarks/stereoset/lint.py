@@ -24,6 +24,7 @@ OFF: dict[str, str] = {
     "S001": f"{_GROUP}: an anti-stereotype may deny the stereotype",
     "S002": f"{_GROUP}: the options are an attribute and its opposite by design",
     "S003": f"{_GROUP}: the options need not name groups of one dimension",
+    "S009": f"{_GROUP}: the options may name groups of several dimensions",
     "S004": f"{_GROUP}: the swapped words need not be groups of the domain",
     "S005": f"{_GROUP}: the swapped words are attributes, not groups",
     "S006": f"{_GROUP}: the swapped words are not group counterparts",
