@@ -225,3 +225,57 @@ def test_s006_continent_wide_groups_against_each_other_are_counterparts(dutch) -
     # "Afrikanen" / "Europeanen" (a continent against a continent) is a fair contrast
     pair = Pair(1, "Afrikanen zijn lui.", "Europeanen zijn lui.", "stereo", "race-color")
     assert _messages("nl", "S006", pair) == []
+
+
+@needs_grammalecte
+@pytest.mark.parametrize("pair_id", [229, 1184])
+def test_g006_leaves_the_spoken_register_and_comparatives(french, pair_id: int) -> None:
+    # 229 "y'a jamais moyen" writes speech; 1184 "plus forts que" is the adjective
+    assert _messages("fr", "G006", french[pair_id]) == []
+
+
+# W004: Dutch compounds written apart --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pair_id", "words", "joined"),
+    [(1421, "maffia leden", "maffialeden"), (1181, "tiener crimineel", "tienercrimineel"),
+     (1060, "Homo mannen", "homomannen"), (520, "basis begrafenisdiensten", "basisbegrafenisdiensten")],
+)  # fmt: skip
+def test_w004_dutch_split_compounds(dutch, pair_id: int, words: str, joined: str) -> None:
+    messages = _messages("nl", "W004", dutch[pair_id])
+    assert any(m.startswith(repr(words)) and m.endswith(repr(joined)) for m in messages), messages
+
+
+@pytest.mark.parametrize(
+    "pair_id",
+    [
+        991,  # "een taart bakken": an object and its verb
+        423,  # "veel geld": a quantity and its noun
+        1151,  # "een schoon pak": an adjective
+    ],
+)
+def test_w004_noun_phrases_are_two_words(dutch, pair_id: int) -> None:
+    assert _messages("nl", "W004", dutch[pair_id]) == []
+
+
+# S004 and L003: an adult against a child; Western nationalities ---------------------------------
+
+
+@pytest.mark.parametrize(("language", "pair_id"), [("fr", 209), ("fr", 720), ("nl", 209), ("nl", 720)])
+def test_s004_an_adult_is_the_age_counterpart_of_a_child(french, dutch, language, pair_id) -> None:
+    # "un homme de ton âge" / "un enfant de ton âge"
+    pair = {"fr": french, "nl": dutch}[language][pair_id]
+    assert _messages(language, "S004", pair) == []
+
+
+def test_s004_english_keeps_its_judged_output(english) -> None:
+    (message,) = _messages("en", "S004", english[209])
+    assert message == "sent_more names gender, sent_less names age: not both age"
+
+
+@pytest.mark.parametrize(("language", "pair_id"), [("nl", 940), ("nl", 1281), ("fr", 1300)])
+def test_l003_dutch_american_and_european_are_one_side(french, dutch, language, pair_id) -> None:
+    # "Hij was Nederlander" / "Hij was Amerikaans": both Western, no disadvantaged side
+    pair = {"fr": french, "nl": dutch}[language][pair_id]
+    assert _messages(language, "L003", pair) == []

@@ -69,7 +69,12 @@ FAMILIES: dict[str, tuple[type[Rule], ...]] = {
         typography.FormulaStart,
         typography.LowercaseFrenchDemonym,
     ),
-    "W": (spelling.MisspelledChangedWord, spelling.MisspelledSharedWord, spelling.ConfusedWord),
+    "W": (
+        spelling.MisspelledChangedWord,
+        spelling.MisspelledSharedWord,
+        spelling.ConfusedWord,
+        spelling.SplitCompound,
+    ),
 }
 
 

@@ -276,7 +276,7 @@ class GroupOutsideBiasType(Rule):
             return  # "son gros salaire" / "son maigre salaire": no group on either side
         bias = ctx.pair.bias_type
         explicit = (bias in more, bias in less)
-        if explicit == (True, True):
+        if explicit == (True, True) or _adult_against_age(ctx, (more, less)):
             return
         if explicit == (False, False):
             more, less = _with_gender_expressed(more), _with_gender_expressed(less)
@@ -288,6 +288,24 @@ class GroupOutsideBiasType(Rule):
             f"sent_more names {', '.join(sorted(more))}, sent_less names "
             f"{', '.join(sorted(less))}: not both {bias}"
         )
+
+
+def _adult_against_age(ctx: PairContext, dims: tuple[Set[str], Set[str]]) -> bool:
+    """(French, Dutch) Is an age pair's gender side a grown man or woman ("homme", "vrouw")
+    against an age word ("enfant", "kind")? The adult is the age counterpart there; the English
+    review set's reviewers did not call it a mismatch either, but English keeps its findings
+    (its judged output)."""
+    if ctx.language not in ("fr", "nl") or ctx.pair.bias_type != "age":
+        return False
+    from curate.lint.languages import fr, nl
+
+    adults = {"fr": fr, "nl": nl}[ctx.language].ADULT_WORDS
+    a = ctx.alignment
+    for side, other in ((a.modified_more, dims[1]), (a.modified_less, dims[0])):
+        words = [w for w in compound_words(side) if ctx.lexicon.dimensions_of(w)]
+        if "age" in other and words and all(ctx.lexicon.bare(w.lower()) in adults for w in words):
+            return True
+    return False
 
 
 def _sizes_of_a_thing(

@@ -135,3 +135,57 @@ class ConfusedWord(Rule):
                     f"{described} in {field_name}",
                     tuple(TextSpan(field_name, start, end) for start, end, _, _ in found),
                 )
+
+
+class SplitCompound(Rule):
+    """A Dutch compound is written as two words ("maffia leden" for *maffialeden*).
+
+    Dutch writes a noun that qualifies another noun together with it; written apart, after
+    English, the words are each spelled right, so W001/W002 pass them, but the sentence is
+    misspelled, and a model scores two rare tokens for one common word. Read with the Dutch
+    Hunspell dictionary (:mod:`curate.lint.compounds`): the first word a singular noun and
+    nothing else, the dictionary accepting the two written together.
+    """
+
+    code = "W004"
+    name = "split-compound"
+    summary = "A Dutch compound written as two words"
+    languages = ("nl",)  # Dutch spelling, read with the Dutch dictionary
+    bad = (
+        Example(
+            "Hij werd opgepakt door de maffia leden.",
+            "Hij werd opgepakt door de politie.",
+            "socioeconomic",
+        ),
+    )
+    good = (
+        Example(
+            "Hij werd opgepakt door de maffialeden.",
+            "Hij werd opgepakt door de politie.",
+            "socioeconomic",
+        ),
+        Example("Ze wilde een taart bakken.", "Hij wilde een taart bakken.", "gender"),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        from curate.lint.compounds import split_compounds
+        from curate.lint.names import name_gender
+
+        lexicon = ctx.lexicon
+        found: dict[str, list[TextSpan]] = {}
+        joined: dict[str, str] = {}
+        for field_name in ("sent_more", "sent_less"):
+            sentence = ctx.sentence(field_name)
+            for start, end, word in split_compounds(
+                sentence,
+                lexicon.function_words,
+                lambda w: name_gender(w, "nl") is not None,
+                lexicon.is_group_word,
+            ):
+                found.setdefault(sentence[start:end], []).append(TextSpan(field_name, start, end))
+                joined[sentence[start:end]] = word
+        for words, spans in found.items():
+            where = " and ".join(dict.fromkeys(span.field for span in spans))
+            yield Violation(
+                f"{words!r} in {where} is one word in Dutch: {joined[words]!r}", tuple(spans)
+            )

@@ -77,3 +77,8 @@ FEMALE_PRONOUNS = frozenset(["elle"])
 PERSON_PRONOUNS = frozenset(["il", "elle", "lui-même", "elle-même"])
 #: Gendered person nouns that are singular although they end like a plural.
 SINGULAR_ENDING_IN_S = frozenset(["fils", "gars", "époux", "mec", "nounou"])
+
+
+#: Words for a grown man or woman: in an age pair, against a child ("un homme de ton âge" /
+#: "un enfant de ton âge") they are the adult side of the age contrast, not a gender (S004).
+ADULT_WORDS = frozenset(["homme", "hommes", "femme", "femmes", "monsieur", "messieurs", "dame", "dames"])

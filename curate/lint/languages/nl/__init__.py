@@ -49,3 +49,8 @@ FEMALE_PRONOUNS = frozenset(["haar"])
 PERSON_PRONOUNS = frozenset(["hij", "zij", "ze", "hem", "haar", "zijn", "z'n", "zichzelf"])
 #: Gendered person nouns that are singular although they end like a plural.
 SINGULAR_ENDING_IN_S = frozenset(["jongen", "zus"])
+
+
+#: Words for a grown man or woman: in an age pair, against a child ("un homme de ton âge" /
+#: "un enfant de ton âge") they are the adult side of the age contrast, not a gender (S004).
+ADULT_WORDS = frozenset(["man", "mannen", "vrouw", "vrouwen", "meneer", "mevrouw", "heer", "heren", "dame", "dames"])

@@ -1,0 +1,106 @@
+"""Dutch compounds written as two words ("maffia leden" for *maffialeden*), read with the
+Hunspell dictionary's word classes and compounding (OpenTaal's ``hunspell-nl``).
+
+Dutch writes a noun that qualifies another noun as one word with it; writing them apart after
+English ("tiener crimineel", "jurk maat") is the commonest spelling error of translated Dutch,
+and every word of it is in the dictionary, so W001/W002 cannot see it. Two adjacent words are
+read as a split compound when the first is a singular noun and nothing else (no adjective,
+verb or function word, no first name, no word for a measure such as "stuk" or "paar"), the
+second can be a noun, and the dictionary accepts the two written together. The first word's
+class is what keeps a noun phrase apart: "veel geld", "grote kerk", "blanken sigaretten
+(gaven)" are two words.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from collections.abc import Callable
+
+from curate.lint import hunspell, morphology
+
+#: Nouns of measure and quantity that stand before a noun without forming a compound ("een
+#: stuk brood", "een paar schoenen", "een doos koekjes").
+MEASURE_NOUNS = frozenset(
+    {
+        *("stuk", "doos", "paar", "bord", "kopje", "glas", "fles", "zak", "kilo", "liter"),
+        *("stel", "groep", "aantal", "soort", "beetje", "emmer", "blik", "pak", "schaal", "kom"),
+        *("krat", "hoop", "rij", "reeks", "serie", "bos", "bundel", "kop", "pot", "mand"),
+        *("plak", "snee", "schep", "portie", "deel", "helft", "massa", "menigte", "boel"),
+    }
+)
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+#: Parts shorter than this are not read (abbreviations, "de", "ze").
+MIN_PART = 3
+
+
+def _flags(word: str) -> list[list[str]]:
+    return [fields.get("flags", []) for _, fields in hunspell.analyses(word, "nl")]
+
+
+def _is_noun_reading(flags: list[str]) -> bool:
+    # OpenTaal marks a noun's article and plural with Z flags (Zm is an adjective's)
+    return any(f.startswith("Z") and f != "Zm" for f in flags)
+
+
+def _is_other_reading(flags: list[str]) -> bool:
+    # A.. adjectives, V.. and P.. verb forms
+    return any(f[:1] in ("A", "V", "P") for f in flags)
+
+
+@functools.lru_cache(maxsize=65536)
+def singular_noun_only(word: str) -> bool:
+    """Every reading of ``word`` is a noun, and it is its own lemma (not a plural)."""
+    readings = _flags(word)
+    if not readings or not all(_is_noun_reading(f) and not _is_other_reading(f) for f in readings):
+        return False
+    return morphology.lemmas(word, "nl") <= {word} | {word.rstrip("s")}
+
+
+@functools.lru_cache(maxsize=65536)
+def may_be_noun(word: str) -> bool:
+    """Some reading of ``word`` (or of its lemma) is a noun."""
+    lemmas = morphology.lemmas(word, "nl")
+    return any(_is_noun_reading(f) for lemma in lemmas for f in _flags(lemma))
+
+
+@functools.lru_cache(maxsize=65536)
+def may_be_infinitive(word: str) -> bool:
+    """``word`` has a reading as an infinitive (OpenTaal's Vi): "taart bakken", "hulp vragen"
+    are an object and its verb."""
+    return any("Vi" in f for f in _flags(word))
+
+
+def split_compounds(
+    sentence: str,
+    function_words: frozenset[str],
+    is_name: Callable[[str], bool],
+    is_group_word: Callable[[str], bool],
+) -> list[tuple[int, int, str]]:
+    """(start, end, joined) for each pair of adjacent words of a Dutch sentence that reads as
+    a compound written apart; none without the Dutch dictionary. A second word that may be an
+    infinitive counts only when it names a group ("homo mannen")."""
+    if not hunspell.available("nl"):
+        return []
+    words = list(_WORD.finditer(sentence))
+    found = []
+    for first, second in itertools.pairwise(words):
+        if sentence[first.end() : second.start()] != " ":
+            continue
+        a, b = first.group(), second.group()
+        head = a.lower()
+        at_start = first.start() == 0 or sentence[: first.start()].rstrip()[-1:] in ".!?"
+        if len(a) < MIN_PART or len(b) < MIN_PART or not b.islower():
+            continue
+        if not (a.islower() or (at_start and a[1:].islower())) or is_name(a):
+            continue
+        if head in function_words or b in function_words or head in MEASURE_NOUNS:
+            continue
+        if not singular_noun_only(head) or not may_be_noun(b):
+            continue
+        if may_be_infinitive(b) and not is_group_word(b):
+            continue
+        if hunspell.knows(head + b, "nl"):
+            found.append((first.start(), second.end(), head + b))
+    return found
