@@ -22,22 +22,23 @@ GROUP_CONTRAST_READING = (
 )
 LANGUAGE_PRECISION = {
     "fr": (
-        "precision on the French CrowS-Pairs (Névéol et al. 2022), measured: 43 of 50 sampled "
-        "flagged pairs hold a real defect for both of two judges (86%, Wilson 95% CI 74-93%; "
-        f"kappa 0.81 between them; {GROUP_CONTRAST_READING}); the rest are 'homme' read as a "
-        "gender word where it means an adult (S004), an impersonal 'il' (G002), directions of "
-        "no clear stereotype (L003) and a shop name (W002). W001/W002 read Debian's Hunspell "
-        "dictionary, S005/S008/P006 its word classes and lemmas. G001, G003 and the "
-        "English-only typography and spelling rules do not run."
+        "precision on the French CrowS-Pairs (Névéol et al. 2022), measured: 46 of 50 sampled "
+        "flagged pairs hold a real defect for both of two judges (92%, Wilson 95% CI 81-97%; "
+        f"kappa 1.00 between them; {GROUP_CONTRAST_READING}); the rest are an agreement "
+        "Grammalecte misread (G006), 'en forme' as the counterpart of 'grosse' (S005), two "
+        "Western nationalities read as two sides (L003) and a shop name (W002). W001/W002 read "
+        "Debian's Hunspell dictionary, S005/S008/P006 its word classes and lemmas, G006 "
+        "Grammalecte. G001, G003, S007 and the English-only typography and spelling rules do "
+        "not run."
     ),
     "nl": (
-        "precision on the Dutch CrowS-Pairs (Strazda & Spanakis 2025), measured: 43 of 50 "
-        "sampled flagged pairs hold a real defect for both of two judges (86%, Wilson 95% CI "
-        f"74-93%; kappa 1.00 between them; {GROUP_CONTRAST_READING}); the rest are directions of "
-        "no clear stereotype (L003), occupations read as gender words (S003/S004) and a name "
-        "or group phrase swapped whole (P006). W001/W002 read Debian's Hunspell dictionary, "
-        "S005/S008/P006 its adjective flags and simplemma's lemmas. G001, G003 and the "
-        "English-only typography and spelling rules do not run."
+        "precision on the Dutch CrowS-Pairs (Strazda & Spanakis 2025), measured: 44 of 50 "
+        "sampled flagged pairs hold a real defect for both of two judges (88%, Wilson 95% CI "
+        f"76-94%; kappa 0.90 between them; {GROUP_CONTRAST_READING}); the rest are directions of "
+        "no clear stereotype (L003), a group phrase swapped whole (P006) and occupations read "
+        "as two dimensions (S004). W001/W002 read Debian's Hunspell dictionary, W004 its "
+        "compounding, S005/S008/P006 its adjective flags and simplemma's lemmas. G001, G003, "
+        "S007 and the English-only typography and spelling rules do not run."
     ),
 }
 
