@@ -5,44 +5,27 @@ Each test lints one pair of the file with one rule selected, in the file's langu
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
-from curate import sources
 from curate.benchmarks import lint_target
-from curate.datasets import read_dataset
-from curate.lint import LintSettings, hunspell, lint_pairs, morphology
+from curate.lint import LintSettings, hunspell, morphology
 from curate.lint.profiles import apply_profile
 from curate.pairs import Pair
-
-REPO = Path(__file__).resolve().parents[1]
-REGISTRY = REPO / "data" / "raw" / "sources.toml"
-
-
-def _pairs(name: str, tmp_path_factory: pytest.TempPathFactory) -> dict[int, Pair]:
-    if not os.environ.get(sources.MIRROR_ENV):
-        pytest.skip(f"${sources.MIRROR_ENV} not set")
-    source = sources.load_sources(REGISTRY)[name]
-    path = sources.fetch(source, tmp_path_factory.mktemp("raw")).path
-    return {pair.pair_id: pair for pair in read_dataset(path).pairs}
+from tests.support.shared_pairs import lint_one, registered_pairs
 
 
 @pytest.fixture(scope="module")
 def french(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Pair]:
-    return _pairs("crows-pairs-french", tmp_path_factory)
+    return registered_pairs("crows-pairs-french", tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
 def dutch(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Pair]:
-    return _pairs("crows-pairs-dutch", tmp_path_factory)
+    return registered_pairs("crows-pairs-dutch", tmp_path_factory)
 
 
 def _codes(language: str, code: str, pair: Pair) -> list[str]:
-    target = lint_target("crows-pairs", language)
-    settings, _ = apply_profile(LintSettings(select=(code,)), target)
-    return [f.code for f in lint_pairs([pair], settings, target=target)]
+    return [f.code for f in lint_one(language, code, pair)]
 
 
 def test_t002_french_stop_inside_closing_guillemets_is_terminated(french) -> None:
@@ -103,9 +86,7 @@ needs_dictionaries = pytest.mark.skipif(
 
 
 def _findings(language: str, code: str, pair: Pair) -> list[str]:
-    target = lint_target("crows-pairs", language)
-    settings, _ = apply_profile(LintSettings(select=(code,)), target)
-    return [f.message for f in lint_pairs([pair], settings, target=target) if f.code == code]
+    return [f.message for f in lint_one(language, code, pair) if f.code == code]
 
 
 @needs_dictionaries
