@@ -30,20 +30,32 @@ _LOCALE_TIERS = {
 
 
 @functools.cache
+def _faker_first_names(locale: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(men's, women's, all) lower-case first names of a Faker locale; a locale with one list
+    for both sexes (``en_PK``) has only the last."""
+    import importlib
+
+    provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+
+    def lowered(attribute: str) -> frozenset[str]:
+        return frozenset(n.lower() for n in getattr(provider, attribute, ()) or ())
+
+    male, female = lowered("first_names_male"), lowered("first_names_female")
+    return male, female, male | female | lowered("first_names")
+
+
+@functools.cache
 def _names(language: str = "en") -> dict[str, Gender | None]:
     """lower-case first name -> its gender, or None for a name of both sexes of the language's
     own tier, by the first tier of the language's locales that lists it (``_LOCALE_TIERS``)."""
-    import importlib
-
     genders: dict[str, Gender | None] = {}
     tiers = _LOCALE_TIERS.get(language, _LOCALE_TIERS["en"])
     for tier in tiers:
         male: set[str] = set()
         female: set[str] = set()
         for locale in tier:
-            provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
-            male |= {n.lower() for n in provider.first_names_male}
-            female |= {n.lower() for n in provider.first_names_female}
+            male |= _faker_first_names(locale)[0]
+            female |= _faker_first_names(locale)[1]
         for name in male | female:
             both = name in male and name in female
             if name in genders or (both and tier is tiers[-1]):
@@ -55,13 +67,8 @@ def _names(language: str = "en") -> dict[str, Gender | None]:
 @functools.cache
 def _own_names(language: str) -> frozenset[str]:
     """The first names of the language's own locales (its first tier of ``_LOCALE_TIERS``)."""
-    import importlib
-
-    names: set[str] = set()
-    for locale in _LOCALE_TIERS.get(language, _LOCALE_TIERS["en"])[0]:
-        provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
-        names |= {n.lower() for n in (*provider.first_names_male, *provider.first_names_female)}
-    return frozenset(names)
+    own = _LOCALE_TIERS.get(language, _LOCALE_TIERS["en"])[0]
+    return frozenset().union(*(_faker_first_names(locale)[2] for locale in own))
 
 
 def _folded(word: str) -> str:
@@ -158,14 +165,8 @@ _MENA_LOCALES = ("fr_DZ", "tr_TR", "az_AZ", "en_PK")
 
 @functools.cache
 def _mena_names() -> frozenset[str]:
-    import importlib
-
-    names: set[str] = set()
-    for locale in _MENA_LOCALES:
-        provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
-        for attribute in ("first_names_male", "first_names_female", "first_names"):
-            names |= {n.lower() for n in getattr(provider, attribute, ()) or ()}
-    return frozenset(names - _names("en").keys())
+    names = frozenset().union(*(_faker_first_names(locale)[2] for locale in _MENA_LOCALES))
+    return names - _names("en").keys()
 
 
 def name_race_side(word: str, language: str = "en") -> str | None:
