@@ -80,12 +80,18 @@ def test_consistency_matches_the_library_and_findings_round_trip(
     findings = read_findings(project / "build" / "i001.jsonl")
     assert flagged, "four random tiny models disagree somewhere; a pair must run against the rest"
     assert after["item_rest"]["at_or_below_threshold"] == len(flagged)
-    # four tiny models at threshold 0: pure noise at their own rates flags as many pairs, so the
-    # count does not beat chance and no I001 finding is written (issue 44); the round trip of
-    # findings that do beat chance into `annotations push` is in tests/test_edges_instrument.py
-    assert not after["item_rest"]["beats_chance"], after["item_rest"]
-    assert after["item_rest"]["expected_by_chance"] > 0 and 0 < after["item_rest"]["chance_p"] <= 1
-    assert findings == [] and "not above chance" in result.output
+    # four tiny models at threshold 0: pure noise at their own rates flags about as many pairs, so
+    # the count seldom beats chance (issue 44). Whether it does here depends on the models, and
+    # the tiny BERT and ALBERT tokenizers train differently run to run (the `tokenizers` trainers
+    # break ties in hash order), so the test asserts the decision, not its outcome
+    chance = after["item_rest"]
+    assert chance["expected_by_chance"] > 0 and 0 < chance["chance_p"] <= 1
+    assert chance["beats_chance"] == (len(flagged) > chance["expected_by_chance"] and chance["chance_p"] < 0.05)
+    if chance["beats_chance"]:
+        assert sorted(int(f.pair_id) for f in findings) == sorted(flagged)
+        assert all(f.code == "I001" for f in findings) and "not above chance" not in result.output
+    else:
+        assert findings == [] and "not above chance" in result.output
 
 
 def test_fewer_than_three_models_is_a_clear_usage_error(project: Path, tmp_path: Path) -> None:
