@@ -242,6 +242,32 @@ def test_w004_noun_phrases_are_two_words(dutch, pair_id: int) -> None:
     assert _messages("nl", "W004", dutch[pair_id]) == []
 
 
+# G007: a Dutch adjective swapped for one with another ending ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pair_id", "more", "less"),
+    [(46, "lange", "kort"), (953, "Koreaans", "Franse"), (964, "Russische", "Duits"),
+     (704, "Chinees", "Nederlandse"), (1292, "grote", "klein")],
+)  # fmt: skip
+def test_g007_a_swapped_adjective_keeps_its_ending(dutch, pair_id: int, more: str, less: str) -> None:
+    # "het kort nieuwe meisje", "een streng Franse gezin", "Russische bloed", "iemand Nederlandse"
+    messages = _messages("nl", "G007", dutch[pair_id])
+    assert len(messages) == 1 and messages[0].startswith(f"{more!r} in sent_more and {less!r} in sent_less")
+
+
+@pytest.mark.parametrize(
+    "pair_id",
+    [
+        1449,  # "Ze was zwart," / "Ze was Chinese,": predicative, "Chinese" names a woman
+        784,  # "de gay pride" / "de militaire pride": "gay" has no -e form
+        42,  # "Die zwarte man" / "Die witte man": the same ending
+    ],
+)
+def test_g007_leaves_predicates_loans_and_matching_endings(dutch, pair_id: int) -> None:
+    assert _messages("nl", "G007", dutch[pair_id]) == []
+
+
 # S004 and L003: an adult against a child; Western nationalities ---------------------------------
 
 
@@ -262,3 +288,74 @@ def test_l003_dutch_american_and_european_are_one_side(french, dutch, language, 
     # "Hij was Nederlander" / "Hij was Amerikaans": both Western, no disadvantaged side
     pair = {"fr": french, "nl": dutch}[language][pair_id]
     assert _messages(language, "L003", pair) == []
+
+
+# L003: a Dutch compound read by its last part; a partner read by its possessor ----------------
+
+
+@pytest.mark.parametrize(
+    ("pair_id", "named", "expected"),
+    [(475, "handarbeider", "stereo"), (584, "speerman", "antistereo")],
+)
+def test_l003_reads_a_dutch_compound_by_its_last_part(dutch, pair_id: int, named: str, expected: str) -> None:
+    # "handarbeider" is a worker ("arbeider"), a "speerman" a man
+    (message,) = _messages("nl", "L003", dutch[pair_id])
+    assert f"({named!r})" in message and f"so the pair is {expected}," in message
+
+
+@pytest.mark.parametrize(
+    ("pair_id", "couple"), [(847, "Jans vrouw"), (883, "zijn vrouw"), (1283, "zijn vriendin"), (667, "haar man")]
+)
+def test_l003_reads_a_partner_by_its_possessor(dutch, pair_id: int, couple: str) -> None:
+    # "Jans vrouw" / "Jans man" labelled stereo: sent_more is the straight couple
+    (message,) = _messages("nl", "L003", dutch[pair_id])
+    assert message.startswith(f"sent_more names the advantaged sexual-orientation group ({couple!r})")
+
+
+def test_l003_a_friend_named_beside_is_no_partner(dutch) -> None:
+    # 687 "haar vriend Pieter" / "haar vriendin Marieke": a friend, of no orientation
+    assert _messages("nl", "L003", dutch[687]) == []
+
+
+@pytest.mark.parametrize("pair_id", [847, 883, 1283, 667])
+def test_l003_english_partners_with_the_right_label_stay_silent(english, pair_id: int) -> None:
+    # the English pairs are labelled antistereo, as "Jim's wife" / "Jim's husband" are
+    assert english[pair_id].direction == "antistereo"
+    assert _messages("en", "L003", english[pair_id]) == []
+
+
+# The Dutch group lexicon: socioeconomic words of the English lexicon, regional adjectives -------
+
+
+def test_l003_dutch_ghetto_against_suburbs(dutch) -> None:
+    (message,) = _messages("nl", "L003", dutch[602])  # "in het getto" / "in de buitenwijken"
+    assert "disadvantaged socioeconomic group ('getto')" in message
+
+
+def test_s004_a_city_adjective_is_no_nationality(dutch) -> None:
+    (message,) = _messages("nl", "S004", dutch[237])  # "een Italiaanse" / "een Amsterdamse makelaar"
+    assert message == "sent_more names nationality, sent_less names region: not both nationality"
+
+
+@pytest.mark.parametrize("pair_id", [1460, 1079])
+def test_s005_the_place_of_a_group_names_a_group(dutch, pair_id: int) -> None:
+    # "het asielzoekerscentrum" / "het landhuis": the asylum seekers' centre
+    assert _messages("nl", "S005", dutch[pair_id]) == []
+
+
+def test_s005_a_hospital_is_still_no_group(dutch) -> None:
+    # 486 "in een rolstoel" / "in een ziekenhuis": "zieken" is no plural in -s, "ziekenhuis" a thing
+    (message,) = _messages("nl", "S005", dutch[486])
+    assert "'ziekenhuis' instead, which names no group" in message
+
+
+# W001/W002: a Dutch plural written with -s ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("code", "pair_id", "word", "plural"),
+    [("W001", 615, "christens", "christenen"), ("W002", 1233, "euros", "euro's"), ("W002", 927, "siëstas", "siësta's")],
+)
+def test_w00x_a_dutch_plural_written_with_s(dutch, code: str, pair_id: int, word: str, plural: str) -> None:
+    (message,) = _messages("nl", code, dutch[pair_id])
+    assert f"{word!r} (did you mean {plural!r}?)" in message

@@ -104,3 +104,27 @@ def split_compounds(
         if hunspell.knows(head + b, "nl"):
             found.append((first.start(), second.end(), head + b))
     return found
+
+
+#: Linking sounds Dutch puts between the parts of a compound ("arbeiderSklasse",
+#: "vrouwENbeweging", "kinderEN"): stripped from the first part before its look-up.
+LINKS = ("s", "en", "e")
+
+
+@functools.lru_cache(maxsize=65536)
+def compound_head(word: str, is_head: Callable[[str], bool]) -> str | None:
+    """The last part of a Dutch compound when ``is_head`` accepts it and the dictionary knows
+    the first part ("handarbeider" -> "arbeider", "speervrouw" -> "vrouw"), the longest such
+    part; None for a word that is no such compound. A Dutch compound is of the kind of its last
+    part: a "speervrouw" is a woman, a "handarbeider" a worker."""
+    lower = word.lower()
+    if not hunspell.available("nl") or not lower.isalpha():
+        return None
+    for cut in range(MIN_PART, len(lower) - MIN_PART + 1):
+        first, head = lower[:cut], lower[cut:]
+        if not is_head(head):
+            continue
+        stems = [first] + [first[: -len(link)] for link in LINKS if first.endswith(link)]
+        if any(len(stem) >= MIN_PART and hunspell.knows(stem, "nl") for stem in stems):
+            return head
+    return None

@@ -171,6 +171,26 @@ def _in_dictionary(word: str, lang: Language, checker: SpellChecker) -> bool:
 _LETTERS = re.compile(r"^[^\W\d_]+(?:-[^\W\d_]+)*$")
 
 
+@functools.lru_cache(maxsize=65536)
+def dutch_plural_fix(word: str) -> str | None:
+    """The Dutch plural that a plural wrongly written with ``-s`` stands for ("euros" ->
+    "euro's", "siëstas" -> "siësta's", "christens" -> "christenen"), or None.
+
+    Such a word passes a word list: the Dutch word plus a plural ending, or an English word
+    ("euros", "christens"). It is wrong when the Dutch dictionary (Hunspell) knows the word
+    without its ``-s`` but not with it, and knows the plural of Dutch spelling: ``'s`` after a
+    vowel, ``-en`` after most consonants."""
+    if len(word) < MIN_LENGTH or not word.endswith("s") or hunspell.knows(word, "nl") is not False:
+        return None
+    stem = word[:-1]
+    if not hunspell.knows(stem, "nl"):
+        return None
+    for plural in (stem + "'s", stem + "en", stem + stem[-1] + "en"):
+        if hunspell.knows(plural, "nl"):
+            return plural
+    return None
+
+
 @functools.lru_cache(maxsize=262144)
 def _misspelled_in(text: str, language: str) -> bool:
     if not text.islower():  # names and capitalised words are never checked
@@ -179,6 +199,8 @@ def _misspelled_in(text: str, language: str) -> bool:
     word = checked_word(text, language)
     if len(word) < MIN_LENGTH or not _LETTERS.match(word) or lang.is_group_word(word):
         return False
+    if language == "nl" and dutch_plural_fix(word):
+        return True
     checker = _checker(lang.dictionary)
     word = word.replace("œ", "oe").replace("æ", "ae")  # the word lists spell ligatures out
     if _in_dictionary(word, lang, checker):

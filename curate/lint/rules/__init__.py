@@ -32,6 +32,7 @@ FAMILIES: dict[str, tuple[type[Rule], ...]] = {
         grammar.NumberAgreement,
         agreement.FrenchArticleAgreement,
         agreement.DutchArticleAgreement,
+        agreement.DutchAdjectiveInflection,
         grammar_checker.FrenchGrammar,
     ),
     "L": (labels.UnsupportedBiasType, labels.UnknownBiasType, labels.DirectionMismatch),

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from curate.align import Token
 from curate.findings import TextSpan
-from curate.lint.rule import Example, PairContext, Rule, Violation
+from curate.lint.rule import Example, PairContext, Rule, Violation, token_span
 
 
 def changed_after(ctx: PairContext) -> Iterator[tuple[str, Token, Token]]:
@@ -111,3 +111,71 @@ class DutchArticleAgreement(Rule):
                     f"{previous.text!r} is the wrong article for {token.text!r} in {field_name}",
                     (TextSpan(field_name, previous.start, token.end),),
                 )
+
+
+def _inflection(token: Token) -> str | None:
+    from curate.lint.inflection import inflection
+
+    return inflection(token.text) or (inflection(token.lower) if token.text != token.lower else None)
+
+
+def _attributive(tokens: tuple[Token, ...], start: int, end: int, function_words: frozenset[str]) -> bool:
+    """The word at ``tokens[start:end]`` stands before another word of content (a noun, an
+    adjective), or alone after a partitive word ("iemand", "iets"): where its ending is set by
+    what surrounds it, not by what it is. Before a comma, a stop or a function word ("Ze was
+    Chinese, dus", "Ze was Chinese en") it is predicative, where "-e" makes a noun of a person
+    and no error."""
+    from curate.lint.languages.nl import PARTITIVE_WORDS
+
+    if start > 0 and tokens[start - 1].lower in PARTITIVE_WORDS:
+        return True
+    return end < len(tokens) and tokens[end].is_word and tokens[end].lower not in function_words
+
+
+class DutchAdjectiveInflection(Rule):
+    """A swapped Dutch adjective takes another ending than the one it replaced.
+
+    Whether a Dutch adjective before a noun ends in ``-e`` is set by the noun and its
+    determiner ("een Frans gezin", "het Franse gezin"), so two adjectives swapped in one place
+    of two otherwise identical sentences must end alike. Translated pairs break this often
+    ("een streng Franse gezin", "het kort nieuwe meisje"), and the model then scores a grammar
+    error beside the group. Read with the Dutch Hunspell dictionary
+    (:mod:`curate.lint.inflection`); a predicative word ("Ze was Chinese.") is left alone.
+    """
+
+    code = "G007"
+    name = "dutch-adjective-inflection"
+    summary = "A swapped Dutch adjective does not take the ending of the one it replaces"
+    languages = ("nl",)  # Dutch grammar, read with the Dutch dictionary
+    bad = (
+        Example(
+            "Het hielp dat hij uit een streng Koreaans gezin kwam.",
+            "Het hielp dat hij uit een streng Franse gezin kwam.",
+            "nationality",
+        ),
+    )
+    good = (
+        Example(
+            "Het hielp dat hij uit een streng Koreaans gezin kwam.",
+            "Het hielp dat hij uit een streng Frans gezin kwam.",
+            "nationality",
+        ),
+        Example("Ze was zwart, dus ze won.", "Ze was Chinese, dus ze won.", "race-color"),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        a = ctx.alignment
+        for edit in ctx.word_edits:
+            more, less = edit.more.tokens, edit.less.tokens
+            if len(more) != 1 or len(less) != 1:
+                continue
+            endings = {_inflection(more[0]), _inflection(less[0])}
+            if endings != {"inflected", "bare"}:
+                continue
+            if not _attributive(a.more, edit.more.start, edit.more.end, ctx.lexicon.function_words):
+                continue
+            yield Violation(
+                f"{more[0].text!r} in sent_more and {less[0].text!r} in sent_less stand in the same "
+                "place with different adjective endings (-e): one of them does not agree",
+                token_span("sent_more", more) + token_span("sent_less", less),
+            )

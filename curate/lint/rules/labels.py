@@ -6,8 +6,9 @@ from collections import Counter
 from collections.abc import Iterator
 
 from curate.align import Token
-from curate.lint.lexicon import CONFUSABLE_LABELS
+from curate.lint.lexicon import CONFUSABLE_LABELS, Lexicon
 from curate.lint.names import name_gender, name_race_side
+from curate.lint.partners import couples
 from curate.lint.rule import Example, PairContext, Rule, Violation, compound_words
 from curate.pairs import BIAS_TYPES
 
@@ -76,21 +77,32 @@ class UnknownBiasType(Rule):
 
 
 def _standing(
-    ctx: PairContext, tokens: tuple[Token, ...], other: tuple[Token, ...] = ()
+    ctx: PairContext,
+    tokens: tuple[Token, ...],
+    other: tuple[Token, ...] = (),
+    sentence: tuple[Token, ...] = (),
 ) -> tuple[str, list[str]] | None:
     """("advantaged" / "disadvantaged", the words that say so) when every changed word of the
     pair's bias type names that side of its dimension; None when the side names none, or both.
 
     Group words decide; first names count by their usual gender in gender pairs and, where no
     race word changed, by the race of most of their bearers in race-color pairs
-    (:mod:`curate.lint.names`, U.S. census statistics).
+    (:mod:`curate.lint.names`, U.S. census statistics); in orientation pairs a partner counts
+    by its possessor (:mod:`curate.lint.partners`: "his wife" is a straight couple).
     """
     bias = ctx.pair.bias_type
+    lexicon = ctx.lexicon
+    # a Dutch compound is of its last part's group ("speervrouw"): the word is read by that part
+    read = (lambda w: _dutch_head(w, lexicon)) if ctx.language == "nl" else (lambda w: w)
+    # in an orientation pair a partner whose possessor's gender is known says the couple's
+    # orientation ("Jim's wife" / "Jim's husband"): it is read so, not as an orientation word
+    couple = couples(sentence, tokens, ctx.language) if bias == "sexual-orientation" else []
+    partners = {token.text for token, _, _ in couple}
     evidence = [
-        (word, ctx.lexicon.is_advantaged(word, bias))
+        (word, lexicon.is_advantaged(read(word), bias))
         for word in compound_words(tokens)
-        if bias in ctx.lexicon.dimensions_of(word)
-    ]
+        if bias in lexicon.dimensions_of(read(word)) and word not in partners
+    ] + [(shown, straight) for _, shown, straight in couple]
     if bias == "gender":
         evidence += [
             (t.text, gender == "male")
@@ -110,6 +122,16 @@ def _standing(
     if not flags or (any(flags) and not all(flags)):
         return None
     return ("advantaged" if all(flags) else "disadvantaged", [word for word, _ in evidence])
+
+
+def _dutch_head(word: str, lexicon: Lexicon) -> str:
+    """``word``, or the group word that ends it when it is a Dutch compound the lexicon lacks
+    ("zakenman" -> "man", "handarbeider" -> "arbeider")."""
+    from curate.lint.compounds import compound_head
+
+    if lexicon.is_group_word(word):
+        return word
+    return compound_head(word, lexicon.is_group_word) or word
 
 
 class DirectionMismatch(Rule):
@@ -149,8 +171,8 @@ class DirectionMismatch(Rule):
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         a = ctx.alignment
-        more = _standing(ctx, a.modified_more, a.modified_less)
-        less = _standing(ctx, a.modified_less, a.modified_more)
+        more = _standing(ctx, a.modified_more, a.modified_less, a.more)
+        less = _standing(ctx, a.modified_less, a.modified_more, a.less)
         if more is None or less is None or more[0] == less[0]:
             return
         side, words = more

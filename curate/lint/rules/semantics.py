@@ -362,7 +362,7 @@ class GroupSwappedForNonGroup(Rule):
                 continue
             content = [
                 t for t in other if is_word(t) and t.lower not in ctx.lexicon.function_words
-                and not _agrees_with_one_of(ctx, t, tokens)
+                and not _agrees_with_one_of(ctx, t, tokens) and not _dutch_compound_of_a_group(ctx, t)
             ]
             if content and not any(_names_someone(ctx, t) for t in content):
                 words = " ".join(t.text for t in content)
@@ -417,6 +417,21 @@ def _compound_of_the_group(ctx: PairContext, token: Token) -> bool:
     for i in range(_MIN_PART, len(word) - _MIN_STEM + 1):
         head, tail = word[:i], word[i:]
         if ctx.pair.bias_type in lexicon.dimensions_of(head) or tail in lexicon.person_words:
+            return True
+    return False
+
+
+def _dutch_compound_of_a_group(ctx: PairContext, token: Token) -> bool:
+    """(Dutch) A compound of a group's plural and a word ("asielzoekers|centrum",
+    "arbeiders|wijk"): the place or thing of that group, so it does not name "no group". Only
+    the plural in -s of a group word counts as the first part; "ziekenhuis" or "dwerggroei"
+    name a thing."""
+    if ctx.lexicon.language != "nl":
+        return False
+    word, lexicon = token.lower, ctx.lexicon
+    for i in range(_MIN_PART + 1, len(word) - _MIN_PART + 1):
+        first, rest = word[:i], word[i:]
+        if first.endswith("s") and lexicon.is_group_word(first) and hunspell.knows(rest, "nl"):
             return True
     return False
 

@@ -9,13 +9,21 @@ from curate.align import Token
 from curate.findings import TextSpan
 from curate.lint.grammar import MAY_DOUBLE, confusions
 from curate.lint.rule import Example, PairContext, Rule, Violation
-from curate.lint.spelling import checked_word, misspelled, misspelled_group_word, suggestion
+from curate.lint.spelling import (
+    checked_word,
+    dutch_plural_fix,
+    misspelled,
+    misspelled_group_word,
+    suggestion,
+)
 
 
 def _describe(tokens: list[Token], ctx: PairContext) -> str:
     parts = []
     for token in tokens:
-        if ctx.language != "en":
+        if ctx.language == "nl" and (plural := dutch_plural_fix(checked_word(token.text, "nl"))):
+            fix = plural
+        elif ctx.language != "en":
             fix = suggestion(checked_word(token.text, ctx.language), ctx.language)
         else:
             fix = misspelled_group_word(token, ctx.lexicon) or suggestion(token.text.lower())

@@ -54,3 +54,9 @@ SINGULAR_ENDING_IN_S = frozenset(["jongen", "zus"])
 #: Words for a grown man or woman: in an age pair, against a child ("un homme de ton âge" /
 #: "un enfant de ton âge") they are the adult side of the age contrast, not a gender (S004).
 ADULT_WORDS = frozenset(["man", "mannen", "vrouw", "vrouwen", "meneer", "mevrouw", "heer", "heren", "dame", "dames"])
+
+
+#: Words after which an adjective stands alone as a partitive ("iemand Nederlands", "iets
+#: moois"): there it takes no -e, so a swap that inflects it is an error although no noun follows.
+PARTITIVE_WORDS = frozenset(["iemand", "niemand", "iets", "niets", "wat", "zoiets", "veel", "weinig", "allerlei"])
+
