@@ -118,7 +118,7 @@ def compound_head(word: str, is_head: Callable[[str], bool]) -> str | None:
     part; None for a word that is no such compound. A Dutch compound is of the kind of its last
     part: a "speervrouw" is a woman, a "handarbeider" a worker."""
     lower = word.lower()
-    if not hunspell.available("nl") or not lower.isalpha():
+    if not hunspell.available("nl") or not lower.isalpha() or len(lower) > hunspell.MAX_WORD:
         return None
     for cut in range(MIN_PART, len(lower) - MIN_PART + 1):
         first, head = lower[:cut], lower[cut:]

@@ -429,6 +429,8 @@ def _dutch_compound_of_a_group(ctx: PairContext, token: Token) -> bool:
     if ctx.lexicon.language != "nl":
         return False
     word, lexicon = token.lower, ctx.lexicon
+    if len(word) > hunspell.MAX_WORD:
+        return False
     for i in range(_MIN_PART + 1, len(word) - _MIN_PART + 1):
         first, rest = word[:i], word[i:]
         if first.endswith("s") and lexicon.is_group_word(first) and hunspell.knows(rest, "nl"):
