@@ -359,3 +359,35 @@ def test_s005_a_hospital_is_still_no_group(dutch) -> None:
 def test_w00x_a_dutch_plural_written_with_s(dutch, code: str, pair_id: int, word: str, plural: str) -> None:
     (message,) = _messages("nl", code, dutch[pair_id])
     assert f"{word!r} (did you mean {plural!r}?)" in message
+
+
+# L003: the names of the French and Dutch minorities; G005: a compound's article ------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "pair_id", "named", "expected"),
+    [("nl", 693, "Lars", "antistereo"), ("nl", 1061, "Hamza", "stereo"), ("nl", 562, "Joris", "antistereo"),
+     ("fr", 902, "David", "antistereo")],
+)  # fmt: skip
+def test_l003_a_maghrebi_or_turkish_name_is_the_minority(french, dutch, language, pair_id, named, expected) -> None:
+    # "Lars" / "Amir", "Hamza" / "Jonah", "David" / "Djamel": the census counts such names as
+    # white or mixed, yet in France and the Netherlands they name the minority
+    pair = {"fr": french, "nl": dutch}[language][pair_id]
+    (message,) = _messages(language, "L003", pair)
+    assert f"({named!r})" in message and f"so the pair is {expected}," in message
+
+
+@pytest.mark.parametrize("name", ["Mehdi", "Rachid", "Djamel", "Amir", "Hamza"])
+def test_minority_names_in_french_and_dutch_only(name: str) -> None:
+    assert name_race_side(name, "fr") == name_race_side(name, "nl") == "disadvantaged"
+    assert name_race_side(name, "en") is None  # English reads the census only
+
+
+@pytest.mark.parametrize("name", ["Sofia", "Inès", "Nadia", "Maya"])
+def test_european_names_of_the_mena_lists_are_no_minority(name: str) -> None:
+    assert name_race_side(name, "nl") != "disadvantaged" and name_race_side(name, "fr") != "disadvantaged"
+
+
+def test_g005_a_compound_takes_its_last_parts_article(dutch) -> None:
+    # 1452 "Het bendelid" / "Het politieagent": "lid" is a het-word, "agent" a de-word
+    assert _messages("nl", "G005", dutch[1452]) == ["'Het' is the wrong article for 'politieagent' in sent_less"]

@@ -169,13 +169,34 @@ def _mena_names() -> frozenset[str]:
     return names - _names("en").keys()
 
 
+#: Faker locales of European countries whose first names are European ones: a name of the MENA
+#: lists also on one of them ("Sofia", "Inès", "Nadia", "Maya") is no sign of a minority.
+_EUROPEAN_LOCALES = ("es_ES", "it_IT", "pt_PT", "en_IE", "da_DK", "pl_PL", "fi_FI", "cs_CZ")
+
+
+@functools.cache
+def _minority_names() -> frozenset[str]:
+    """Names of the MENA lists that no European list has ("Mehdi", "Rachid", "Djamel", "Amir",
+    "Hamza"): in France and the Netherlands the names of the North African, Turkish and
+    Middle Eastern minorities, which the French and Dutch CrowS-Pairs put where the English
+    original has a Black or Hispanic name."""
+    european = frozenset(
+        _folded(name) for locale in _EUROPEAN_LOCALES for name in _faker_first_names(locale)[2]
+    )
+    return frozenset(name for name in _mena_names() if _folded(name) not in european)
+
+
 def name_race_side(word: str, language: str = "en") -> str | None:
     """"disadvantaged" for a first name most of whose bearers are Black, Asian or Hispanic (60%
     or more), "advantaged" for one most of whose bearers are white, unless it is a Middle
-    Eastern, North African or South Asian name (``_MENA_LOCALES``); None otherwise.
+    Eastern, North African or South Asian name (``_MENA_LOCALES``); None otherwise. In a French
+    or Dutch file such a name that is not also European (``_minority_names``) is
+    "disadvantaged": the minority of those countries.
 
     In a French or Dutch file a name of the country's own lists ("Johan", "Ruben", "Hugo") is
     not read as Hispanic: its U.S. bearers' ethnicity says nothing of it there."""
+    if language in ("fr", "nl") and word[:1].isupper() and word.lower() in _minority_names():
+        return "disadvantaged"
     shares = name_race_shares(word)
     if shares is None:
         return None

@@ -78,10 +78,12 @@ def _dutch_nouns() -> tuple[frozenset[str], frozenset[str]]:
 class DutchArticleAgreement(Rule):
     """A swapped Dutch noun of a person takes the wrong definite article (de/het).
 
-    Dutch nouns of people are de-words ("de man", "de vrouw"), except "het kind", "het meisje"
-    and every diminutive ("het jongetje"): a swap that keeps "het" before "man" or "de" before
-    "meisje" is ungrammatical, and the model scores the error, not the bias. Only the words that
-    differ between the sentences are checked, with the article right before them.
+    Dutch nouns of people are de-words ("de man", "de vrouw"), except "het kind", "het meisje",
+    "het lid" and every diminutive ("het jongetje"): a swap that keeps "het" before "man" or
+    "de" before "meisje" is ungrammatical, and the model scores the error, not the bias. A
+    compound takes its last part's article ("het politieagent" is wrong, "het bendelid" right).
+    Only the words that differ between the sentences are checked, with the article right
+    before them.
     """
 
     code = "G005"
@@ -100,6 +102,9 @@ class DutchArticleAgreement(Rule):
         de_nouns, het_nouns = _dutch_nouns()
         for field_name, previous, token in changed_after(ctx):
             word, before = token.lower, previous.lower
+            if before not in ("de", "het"):
+                continue
+            word = _dutch_person_head(word)
             het_word = word in het_nouns or (
                 word.endswith(DIMINUTIVES) and word[:-2] in de_nouns | {w + "t" for w in de_nouns}
             ) or any(word == n + d for n in de_nouns for d in DIMINUTIVES)
@@ -111,6 +116,21 @@ class DutchArticleAgreement(Rule):
                     f"{previous.text!r} is the wrong article for {token.text!r} in {field_name}",
                     (TextSpan(field_name, previous.start, token.end),),
                 )
+
+
+def _is_dutch_person_noun(word: str) -> bool:
+    de_nouns, het_nouns = _dutch_nouns()
+    return word in de_nouns or word in het_nouns
+
+
+def _dutch_person_head(word: str) -> str:
+    """``word``, or the person noun that ends it when it is a compound ("politieagent" ->
+    "agent", "bendelid" -> "lid"): a Dutch compound takes its last part's article."""
+    from curate.lint.compounds import compound_head
+
+    if _is_dutch_person_noun(word):
+        return word
+    return compound_head(word, _is_dutch_person_noun) or word
 
 
 def _inflection(token: Token) -> str | None:
