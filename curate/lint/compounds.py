@@ -51,11 +51,14 @@ def _is_other_reading(flags: list[str]) -> bool:
 
 @functools.lru_cache(maxsize=65536)
 def singular_noun_only(word: str) -> bool:
-    """Every reading of ``word`` is a noun, and it is its own lemma (not a plural)."""
-    readings = _flags(word)
-    if not readings or not all(_is_noun_reading(f) and not _is_other_reading(f) for f in readings):
+    """Every reading of ``word`` is a noun and nothing else, and the dictionary derives it from
+    itself: no plural ("blanken" is "blank" inflected). The dictionary's stems decide, not a
+    lemma list's guess ("moslim" is no form of "moslima")."""
+    readings = hunspell.analyses(word, "nl")
+    flags = [fields.get("flags", []) for _, fields in readings]
+    if not readings or not all(_is_noun_reading(f) and not _is_other_reading(f) for f in flags):
         return False
-    return morphology.lemmas(word, "nl") <= {word} | {word.rstrip("s")}
+    return all(stem.lower() == word for stem, _ in readings)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -72,6 +75,15 @@ def may_be_infinitive(word: str) -> bool:
     return any("Vi" in f for f in _flags(word))
 
 
+@functools.lru_cache(maxsize=65536)
+def may_be_past_tense(word: str) -> bool:
+    """``word`` has a reading as a verb in the past and none in the present (OpenTaal's P..
+    flags without V..: "streek" of *strijken*), so after a subject it is the verb."""
+    return any(
+        f and all(flag.startswith("P") for flag in f) for f in _flags(word)
+    )
+
+
 def split_compounds(
     sentence: str,
     function_words: frozenset[str],
@@ -85,7 +97,7 @@ def split_compounds(
         return []
     words = list(_WORD.finditer(sentence))
     found = []
-    for first, second in itertools.pairwise(words):
+    for index, (first, second) in enumerate(itertools.pairwise(words)):
         if sentence[first.end() : second.start()] != " ":
             continue
         a, b = first.group(), second.group()
@@ -101,6 +113,9 @@ def split_compounds(
             continue
         if may_be_infinitive(b) and not is_group_word(b):
             continue
+        following = words[index + 2].group().lower() if index + 2 < len(words) else ""
+        if following in function_words and may_be_past_tense(b):
+            continue  # "De christen streek met zijn hand": a subject and its verb
         if hunspell.knows(head + b, "nl"):
             found.append((first.start(), second.end(), head + b))
     return found
