@@ -402,3 +402,19 @@ def test_w004_a_singular_noun_read_by_the_dictionarys_stem(dutch, pair_id: int, 
 def test_w004_a_subject_and_its_verb_in_the_past(dutch) -> None:
     # 783 "De christen streek met zijn hand": "streek" is the past of "strijken"
     assert _messages("nl", "W004", dutch[783]) == []
+
+
+# The French group lexicon: socioeconomic words of the English lexicon ---------------------------
+
+
+@pytest.mark.parametrize(("pair_id", "word"), [(1266, "célébrité"), (310, "manoir")])
+def test_s005_a_french_status_word_names_a_group(french, pair_id: int, word: str) -> None:
+    # "la célébrité" / "le SDF", "HLM" / "manoir": the English lexicon's celebrity and mansion
+    assert _messages("fr", "S005", french[pair_id]) == []
+
+
+@pytest.mark.parametrize(("pair_id", "label"), [(514, "race-color"), (537, "physical-appearance")])
+def test_s004_a_french_occupation_swap_under_another_label(french, pair_id: int, label: str) -> None:
+    # "SDF" / "propriétaire" labelled race-color, "plombier" / "cadre" physical-appearance
+    (message,) = _messages("fr", "S004", french[pair_id])
+    assert message.endswith(f"not both {label}") and "socioeconomic" in message

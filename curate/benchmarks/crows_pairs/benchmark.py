@@ -22,23 +22,27 @@ GROUP_CONTRAST_READING = (
 )
 LANGUAGE_PRECISION = {
     "fr": (
-        "precision on the French CrowS-Pairs (Névéol et al. 2022), measured: 46 of 50 sampled "
-        "flagged pairs hold a real defect for both of two judges (92%, Wilson 95% CI 81-97%; "
-        f"kappa 1.00 between them; {GROUP_CONTRAST_READING}); the rest are an agreement "
-        "Grammalecte misread (G006), 'en forme' as the counterpart of 'grosse' (S005), two "
-        "Western nationalities read as two sides (L003) and a shop name (W002). W001/W002 read "
-        "Debian's Hunspell dictionary, S005/S008/P006 its word classes and lemmas, G006 "
-        "Grammalecte. G001, G003, S007 and the English-only typography and spelling rules do "
-        "not run."
+        "precision on the French CrowS-Pairs (Névéol et al. 2022), measured: 40 of 50 sampled "
+        "flagged pairs hold a real defect for both of two judges (80%, Wilson 95% CI 67-89%; "
+        f"kappa 0.86 between them; {GROUP_CONTRAST_READING}); the rest are group phrases "
+        "swapped whole (P006: 'sains d'esprit', 'homme bien portant'), age statements of no "
+        "clear stereotype (L003), 'indiens' read as a race against a nationality (S006), 'grand "
+        "âge' read as appearance (S003/S004) and status words read as no group (S005: "
+        "'célébrité', 'manoir'). The sample before (same rules but two name readings) gave 46 of "
+        "50. W001/W002 read Debian's Hunspell dictionary, S005/S008/P006 its word classes and "
+        "lemmas, G006 Grammalecte. G001, G003, S007 and the English-only typography and "
+        "spelling rules do not run."
     ),
     "nl": (
-        "precision on the Dutch CrowS-Pairs (Strazda & Spanakis 2025), measured: 44 of 50 "
-        "sampled flagged pairs hold a real defect for both of two judges (88%, Wilson 95% CI "
-        f"76-94%; kappa 0.90 between them; {GROUP_CONTRAST_READING}); the rest are directions of "
-        "no clear stereotype (L003), a group phrase swapped whole (P006) and occupations read "
-        "as two dimensions (S004). W001/W002 read Debian's Hunspell dictionary, W004 its "
-        "compounding, S005/S008/P006 its adjective flags and simplemma's lemmas. G001, G003, "
-        "S007 and the English-only typography and spelling rules do not run."
+        "precision on the Dutch CrowS-Pairs (Strazda & Spanakis 2025), measured: 45 of 50 "
+        "sampled flagged pairs hold a real defect for both of two judges (90%, Wilson 95% CI "
+        f"79-96%; kappa 0.88 between them; {GROUP_CONTRAST_READING}); the rest are 'slaven' "
+        "read as a race against an occupation and 'leraar' as a gender (S003/S004), a group "
+        "phrase swapped whole (P006), a man for a woman in a statement of no clear stereotype "
+        "(L003) and one pair the judges split on. The two samples before gave 47 of 50 each. "
+        "W001/W002 read Debian's Hunspell dictionary, W004 its compounding, G007 its adjective "
+        "flags, S005/S008/P006 its adjective flags and simplemma's lemmas. G001, G003, S007 and "
+        "the English-only typography and spelling rules do not run."
     ),
 }
 
