@@ -325,6 +325,9 @@ class Lexicon:
     inflections: tuple[tuple[str, str], ...] = INFLECTIONS
     #: Elided clitics written onto a word ("l'homme"): stripped before a look-up.
     elisions: frozenset[str] = frozenset()
+    #: Word pairs whose first word is part of a fixed phrase, not a group word ("petite amie"
+    #: is a girlfriend, "grand âge" old age): the first word names no group there.
+    fixed_phrases: frozenset[tuple[str, str]] = frozenset()
     _dimension_cache: dict[str, frozenset[str]] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -474,6 +477,7 @@ def _language_lexicon(language: str, table: dict) -> Lexicon:
         person_words=words("person_words"),
         inflections=tuple((a, b) for a, b in grammar["inflections"]),
         elisions=words("elisions"),
+        fixed_phrases=frozenset((a.lower(), b.lower()) for a, b in grammar.get("fixed_phrases", ())),
     )
 
 

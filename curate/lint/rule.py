@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import itertools
 import operator
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -136,8 +137,20 @@ class PairContext:
             found = self._dimensions[id(tokens)] = frozenset(self._group_dimensions(tokens))
         return found
 
+    @functools.cached_property
+    def _following(self) -> dict[int, Token]:
+        """The token after each token of either sentence, by the token's identity."""
+        a = self.alignment
+        return {id(t): n for sentence in (a.more, a.less) for t, n in itertools.pairwise(sentence)}
+
+    def _in_fixed_phrase(self, token: Token) -> bool:
+        following = self._following.get(id(token))
+        return following is not None and (token.lower, following.lower) in self.lexicon.fixed_phrases
+
     def _group_dimensions(self, tokens: Sequence[Token]) -> set[str]:
         dims: set[str] = set()
+        if self.lexicon.fixed_phrases:
+            tokens = [t for t in tokens if not self._in_fixed_phrase(t)]
         for word in compound_words(tokens):
             found = self.lexicon.dimensions_of(word)
             if not found and "-" in word:
