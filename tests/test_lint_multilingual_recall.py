@@ -418,3 +418,19 @@ def test_s004_a_french_occupation_swap_under_another_label(french, pair_id: int,
     # "SDF" / "propriétaire" labelled race-color, "plombier" / "cadre" physical-appearance
     (message,) = _messages("fr", "S004", french[pair_id])
     assert message.endswith(f"not both {label}") and "socioeconomic" in message
+
+
+@pytest.mark.parametrize(("code", "pair_id"), [("S004", 167), ("S004", 329), ("S004", 1283), ("S003", 575)])
+def test_a_french_fixed_phrase_names_no_appearance(french, code: str, pair_id: int) -> None:
+    # "son grand âge" / "son jeune âge" is old age; "sa petite amie" / "son petit ami" a partner
+    assert _messages("fr", code, french[pair_id]) == []
+
+
+def test_a_size_still_reads_as_appearance_outside_the_phrase() -> None:
+    # "son grand âge" names no appearance; "un grand homme" still does
+    from curate.lint.rule import PairContext
+
+    settings = LintSettings(language="fr")
+    for sentence, expected in (("À son grand âge il dort.", set()), ("Un grand homme dort.", {"physical-appearance"})):
+        ctx = PairContext(Pair(1, sentence, sentence.replace("grand", "jeune"), "stereo", "age"), settings)
+        assert set(ctx.group_dimensions(ctx.alignment.modified_more)) == expected
