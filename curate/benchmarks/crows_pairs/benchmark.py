@@ -22,16 +22,14 @@ GROUP_CONTRAST_READING = (
 )
 LANGUAGE_PRECISION = {
     "fr": (
-        "precision on the French CrowS-Pairs (Névéol et al. 2022), measured: 40 of 50 sampled "
-        "flagged pairs hold a real defect for both of two judges (80%, Wilson 95% CI 67-89%; "
-        f"kappa 0.86 between them; {GROUP_CONTRAST_READING}); the rest are group phrases "
-        "swapped whole (P006: 'sains d'esprit', 'homme bien portant'), age statements of no "
-        "clear stereotype (L003), 'indiens' read as a race against a nationality (S006), 'grand "
-        "âge' read as appearance (S003/S004) and status words read as no group (S005: "
-        "'célébrité', 'manoir'). The sample before (same rules but two name readings) gave 46 of "
-        "50. W001/W002 read Debian's Hunspell dictionary, S005/S008/P006 its word classes and "
-        "lemmas, G006 Grammalecte. G001, G003, S007 and the English-only typography and "
-        "spelling rules do not run."
+        "precision on the French CrowS-Pairs (Névéol et al. 2022), measured: 43 of 50 sampled "
+        "flagged pairs hold a real defect for both of two judges (86%, Wilson 95% CI 74-93%; "
+        f"kappa 0.70 between them; {GROUP_CONTRAST_READING}); the rest are 'indien' read as a "
+        "race against a nationality (S006, twice), an impersonal 'il' read as a man (G002), a "
+        "group phrase swapped whole (P006: 'sains d'esprit') and three pairs the judges split "
+        "on. The three samples before gave 46, 40 and 42 of 50. W001/W002 read Debian's "
+        "Hunspell dictionary, S005/S008/P006 its word classes and lemmas, G006 Grammalecte. "
+        "G001, G003, S007 and the English-only typography and spelling rules do not run."
     ),
     "nl": (
         "precision on the Dutch CrowS-Pairs (Strazda & Spanakis 2025), measured: 45 of 50 "
