@@ -20,12 +20,19 @@ from collections.abc import Callable
 INTERRUPTED = "interrupted; no partial output was written"
 
 
+#: Whether the line was printed: one interrupt can reach two handlers of :func:`run_guarded`
+#: (a library's error raised from the interrupt, then the exit raised while handling it).
+_said: list[bool] = []
+
+
 def _interrupted() -> None:
-    try:
-        sys.stderr.write(INTERRUPTED + "\n")
-        sys.stderr.flush()
-    except (OSError, ValueError, KeyboardInterrupt):  # a closed stderr, a second Ctrl-C
-        pass
+    if not _said:
+        _said.append(True)
+        try:
+            sys.stderr.write(INTERRUPTED + "\n")
+            sys.stderr.flush()
+        except (OSError, ValueError, KeyboardInterrupt):  # a closed stderr, a second Ctrl-C
+            pass
     raise SystemExit(130)
 
 

@@ -177,6 +177,9 @@ from curate.interrupt import run_guarded
 run_guarded(load, start_up_handler=entry._interrupted_at_start_up)
 """
     _assert_one_line(_run(code))
+    # the library's error may name the interrupt as its cause: still one line, not two (the
+    # guard's SystemExit then has that error as its context, whose cause is the interrupt)
+    _assert_one_line(_run(code.replace("from None", "from error")))
     # an error of the load with no Ctrl-C stays the error it is
     plain = code.replace("os.kill(os.getpid(), signal.SIGINT)", "raise ValueError('broken')")
     done = _run(plain)
