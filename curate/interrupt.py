@@ -51,14 +51,25 @@ def run_guarded(
         signalled.append(signum)
         raise KeyboardInterrupt
 
+    def lost_in_a_callback(unraisable: object) -> None:
+        # an interrupt raised in a callback the interpreter cannot raise from (importlib's
+        # module-lock weakref callback: "Exception ignored in ... KeyboardInterrupt") is not
+        # printed: the load goes on and the interrupt is acted on when it returns
+        if not (signalled and isinstance(getattr(unraisable, "exc_value", None), KeyboardInterrupt)):
+            interpreters_hook(unraisable)
+
+    interpreters_hook = sys.unraisablehook
     try:
         guarded = (
             start_up_handler is not None and _signal.getsignal(_signal.SIGINT) is start_up_handler
         )
         if guarded:
             _signal.signal(_signal.SIGINT, loading)
+            sys.unraisablehook = lost_in_a_callback
         try:
             app = load_app()
+            if signalled:
+                _interrupted()
         except Exception:
             # a library may turn the KeyboardInterrupt raised in its code into its own error:
             # pydantic-core reports one that lands while it builds a validator as "SchemaError:
@@ -66,6 +77,8 @@ def run_guarded(
             if signalled:
                 _interrupted()
             raise
+        finally:
+            sys.unraisablehook = interpreters_hook
         if guarded:
             _signal.signal(_signal.SIGINT, _signal.default_int_handler)
         app()

@@ -186,6 +186,30 @@ run_guarded(load, start_up_handler=entry._interrupted_at_start_up)
     assert done.returncode == 1 and "ValueError: broken" in done.stderr, done.stderr
 
 
+def test_ctrl_c_lost_in_a_callback_while_loading() -> None:
+    """An interrupt that lands in a callback the interpreter cannot raise from (importlib's
+    module-lock weakref callback, a ``__del__``) was printed as "Exception ignored in ...
+    KeyboardInterrupt" with a traceback, and the command then ran on: the guard keeps it quiet
+    and acts on it when the load returns."""
+    code = """
+import gc, os, signal, time
+import curate.__main__ as entry
+class Callback:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1)
+def load():
+    Callback()
+    gc.collect()
+    return lambda: print("the command ran")
+from curate.interrupt import run_guarded
+run_guarded(load, start_up_handler=entry._interrupted_at_start_up)
+"""
+    done = _run(code)
+    _assert_one_line(done)
+    assert "the command ran" not in done.stdout
+
+
 def test_ctrl_c_while_the_options_are_parsed() -> None:
     """Typer's own handling would exit 130 without a word."""
     from tests.conftest import REPO
