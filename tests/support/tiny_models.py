@@ -2,7 +2,9 @@
 
 Tests (and later stages' tests) need models that load through the real ``AutoTokenizer`` /
 ``AutoModelForMaskedLM`` / ``AutoModelForCausalLM.from_pretrained`` path without a network. This module
-trains a tokenizer with the ``tokenizers`` library on a small corpus, wraps it in the
+trains a tokenizer on a small corpus (byte-level BPE with the ``tokenizers`` trainer; WordPiece
+and Unigram vocabularies with :mod:`tests.support.subwords`, which learns the same ids on every
+run where the library's trainers do not), wraps it in the
 transformers class of its family, builds a randomly initialised model of hidden size 32 with 2
 layers, and saves both with ``save_pretrained``:
 
@@ -24,6 +26,7 @@ import contextlib
 import hashlib
 import shutil
 import tempfile
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
@@ -39,6 +42,7 @@ from tokenizers import (
 )
 
 from curate.pairs import Pair
+from tests.support.subwords import unigram_vocab, wordpiece_vocab
 
 #: Masked LM families.
 FAMILIES: tuple[str, ...] = ("bert", "roberta", "albert")
@@ -148,6 +152,15 @@ def training_corpus(extra: Iterable[str] = ()) -> list[str]:
     return list(dict.fromkeys([*CORPUS, *extra]))
 
 
+def _words(tok: Tokenizer, corpus: Sequence[str]) -> Counter[str]:
+    """How often each word of ``corpus`` occurs, as the tokenizer normalises and splits it."""
+    words: Counter[str] = Counter()
+    for sentence in corpus:
+        text = tok.normalizer.normalize_str(sentence) if tok.normalizer else sentence
+        words.update(word for word, _ in tok.pre_tokenizer.pre_tokenize_str(text))
+    return words
+
+
 def train_tokenizer(family: str, corpus: Sequence[str], vocab_size: int = 1000) -> Tokenizer:
     """A ``tokenizers`` tokenizer of the family's pipeline, trained on ``corpus``."""
     if family == "bert":
@@ -156,8 +169,9 @@ def train_tokenizer(family: str, corpus: Sequence[str], vocab_size: int = 1000) 
         tok.normalizer = normalizers.BertNormalizer(lowercase=True)
         tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
         tok.decoder = decoders.WordPiece()
-        trainer = trainers.WordPieceTrainer(vocab_size=vocab_size, special_tokens=specials)
-        tok.train_from_iterator(corpus, trainer)
+        vocab = wordpiece_vocab(_words(tok, corpus), specials, vocab_size)
+        tok.model = models.WordPiece(vocab, unk_token="[UNK]")
+        tok.add_special_tokens(specials)
         cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
         tok.post_processor = processors.TemplateProcessing(
             single="[CLS] $A [SEP]",
@@ -208,10 +222,9 @@ def train_tokenizer(family: str, corpus: Sequence[str], vocab_size: int = 1000) 
             ]
         )
         tok.decoder = decoders.Metaspace(replacement="▁", prepend_scheme="always")
-        trainer = trainers.UnigramTrainer(
-            vocab_size=vocab_size, special_tokens=specials, unk_token="<unk>"
-        )
-        tok.train_from_iterator(corpus, trainer)
+        pieces = unigram_vocab(_words(tok, corpus), specials, vocab_size)
+        tok.model = models.Unigram(pieces, unk_id=specials.index("<unk>"))
+        tok.add_special_tokens(specials)
         tok.post_processor = processors.TemplateProcessing(
             single="[CLS]:0 $A:0 [SEP]:0",
             pair="[CLS]:0 $A:0 [SEP]:0 $B:1 [SEP]:1",
