@@ -6,6 +6,8 @@ Each test lints one pair with one rule selected, in the file's language."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from curate.benchmarks import lint_target
@@ -359,6 +361,31 @@ def test_s005_a_hospital_is_still_no_group(dutch) -> None:
 def test_w00x_a_dutch_plural_written_with_s(dutch, code: str, pair_id: int, word: str, plural: str) -> None:
     (message,) = _messages("nl", code, dutch[pair_id])
     assert f"{word!r} (did you mean {plural!r}?)" in message
+
+
+# W001/W002: a French name with wrong accents ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("code", "pair_id", "word", "name"),
+    [("W001", 761, "Jerôme", "Jérôme"), ("W002", 95, "Jerémie", "Jérémie"), ("W001", 1395, "Stephane", "Stéphane"),
+     ("W002", 1317, "Joelle", "Joëlle")],
+)  # fmt: skip
+def test_w00x_a_french_name_with_wrong_accents(french, code: str, pair_id: int, word: str, name: str) -> None:
+    (message,) = _messages("fr", code, french[pair_id])
+    assert f"{word!r} (did you mean {name!r}?)" in message
+
+
+def test_w002_an_accented_spelling_of_its_own_and_dutch_names_are_left_alone(french, dutch) -> None:
+    # "Andréa" is borne by a third as many as "Andrea" in the Belgian registry; "Jerome" is a
+    # U.S. name; Dutch does not check accents of names ("Saoedi-Arabiër" is right, its
+    # dictionary lacks it)
+    assert _messages("fr", "W002", french[1355]) == []
+    pair = french[761]
+    english = dataclasses.replace(pair, sent_less=pair.sent_less.replace("Jerôme", "Jerome"))
+    assert _messages("fr", "W001", english) == []
+    assert _messages("nl", "W002", dutch[1355]) == []
+    assert _messages("nl", "W001", dutch[1295]) == []
 
 
 # L003: the names of the French and Dutch minorities; G005: a compound's article ------------------

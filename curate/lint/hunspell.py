@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import os
+import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -107,6 +108,28 @@ def analyses(word: str, language: str) -> tuple[tuple[str, dict[str, list[str]]]
         fields.setdefault("flags", sorted(entry.flags))
         readings.append((entry.stem, fields))
     return tuple(readings)
+
+
+@functools.cache
+def proper_nouns_by_folding(language: str) -> dict[str, tuple[str, ...]]:
+    """The dictionary's capitalised stems (names, places) by their lower-case, accent-free
+    spelling ("jerome" -> ("Jérôme",)): how a name written with wrong accents is recognised.
+    Empty without a dictionary."""
+    found = _dictionary(language)
+    if found is None:
+        return {}
+    index: dict[str, set[str]] = {}
+    for word in found.dic.words:
+        stem = word.stem
+        if stem[:1].isupper() and not stem.isupper():
+            index.setdefault(fold_accents(stem).lower(), set()).add(stem)
+    return {key: tuple(sorted(stems)) for key, stems in index.items()}
+
+
+def fold_accents(text: str) -> str:
+    """``text`` without its accents ("Jérôme" -> "Jerome")."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
 def missing_note(language: str, language_name: str) -> str | None:

@@ -44,6 +44,48 @@ def _faker_first_names(locale: str) -> tuple[frozenset[str], frozenset[str], fro
     return male, female, male | female | lowered("first_names")
 
 
+#: A first name spelled differently from another only in its accents is read as a misspelling
+#: of it when fewer people bear it than this share of the other's bearers (Belgian registry
+#: counts in Faker's fr_BE and nl_BE: "Jerôme" 588 against "Jérôme" 6,403 is a slip;
+#: "Andréa" 533 against "Andrea" 1,853 is a name of its own).
+RARE_SPELLING_SHARE = 0.2
+
+
+@functools.cache
+def _first_name_counts(language: str) -> tuple[dict[str, int], frozenset[str]]:
+    """(bearers of each first name where a locale of the language's own tier counts them,
+    the names its lists without counts have)."""
+    import importlib
+
+    counts: dict[str, int] = {}
+    listed: set[str] = set()
+    for locale in _LOCALE_TIERS.get(language, _LOCALE_TIERS["en"])[0]:
+        provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+        names = getattr(provider, "first_names", ()) or ()
+        if isinstance(names, dict):
+            for name, count in names.items():
+                counts[name] = counts.get(name, 0) + int(count)
+        else:
+            listed.update(names)
+    return counts, frozenset(listed)
+
+
+def english_first_names() -> frozenset[str]:
+    """The lower-case first names of Faker's U.S. lists: an English spelling kept on purpose in
+    a translation ("Jerome", "Eric")."""
+    return _faker_first_names("en_US")[2]
+
+
+def is_rare_spelling(variant: str, standard: str, language: str) -> bool:
+    """Whether the first name ``variant`` is a slip for ``standard`` rather than a spelling of
+    its own: absent from the language's name lists, or borne by under
+    :data:`RARE_SPELLING_SHARE` of ``standard``'s bearers."""
+    counts, listed = _first_name_counts(language)
+    if variant in listed:
+        return False
+    return counts.get(variant, 0) < RARE_SPELLING_SHARE * max(counts.get(standard, 0), 1)
+
+
 @functools.cache
 def _names(language: str = "en") -> dict[str, Gender | None]:
     """lower-case first name -> its gender, or None for a name of both sexes of the language's

@@ -22,6 +22,7 @@ from curate.lint import hunspell
 from curate.lint.languages import MIN_PART, Language
 from curate.lint.languages import language as language_of
 from curate.lint.lexicon import Lexicon
+from curate.lint.names import english_first_names, is_rare_spelling
 
 _ALPHA = re.compile(r"^[a-z]+(?:[-'][a-z]+)*$")
 _CONTRACTION_PIECES = frozenset({"ca", "wo", "sha", "ai", "gon", "na", "wan", "ta", "lem", "me"})
@@ -191,10 +192,37 @@ def dutch_plural_fix(word: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=65536)
+def misaccented_name(text: str, language: str) -> str | None:
+    """The dictionary's name that a capitalised word writes with wrong or missing accents
+    ("Jerôme", "Stephane" -> "Jérôme", "Stéphane"), or None.
+
+    Names are otherwise never checked: most are not in any dictionary. A word unknown to
+    Hunspell that equals a name of the dictionary but for its accents is that name misspelled,
+    unless the language's registries of first names show it borne by many
+    (``names.is_rare_spelling``: "Andréa" is a name of its own), or it is written without
+    accents as a U.S. first name ("Jerome", "Andre"): an English spelling may be kept on
+    purpose. Only in a language whose names carry accents (``Language.checks_name_accents``).
+    """
+    if not language_of(language).checks_name_accents:
+        return None
+    if not text[:1].isupper() or text.isupper() or not text.isalpha():
+        return None
+    if text.isascii() and text.lower() in english_first_names():
+        return None
+    if hunspell.knows(text, language) is not False:
+        return None
+    folded = hunspell.fold_accents(text).lower()
+    standard = hunspell.proper_nouns_by_folding(language).get(folded, ())
+    if not standard or text in standard:
+        return None
+    return standard[0] if is_rare_spelling(text, standard[0], language) else None
+
+
 @functools.lru_cache(maxsize=262144)
 def _misspelled_in(text: str, language: str) -> bool:
-    if not text.islower():  # names and capitalised words are never checked
-        return False
+    if not text.islower():  # names and capitalised words are checked for accents only
+        return misaccented_name(text, language) is not None
     lang = language_of(language)
     word = checked_word(text, language)
     if len(word) < MIN_LENGTH or not _LETTERS.match(word) or lang.is_group_word(word):

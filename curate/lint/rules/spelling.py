@@ -12,6 +12,7 @@ from curate.lint.rule import Example, PairContext, Rule, Violation
 from curate.lint.spelling import (
     checked_word,
     dutch_plural_fix,
+    misaccented_name,
     misspelled,
     misspelled_group_word,
     suggestion,
@@ -23,6 +24,8 @@ def _describe(tokens: list[Token], ctx: PairContext) -> str:
     for token in tokens:
         if ctx.language == "nl" and (plural := dutch_plural_fix(checked_word(token.text, "nl"))):
             fix = plural
+        elif ctx.language != "en" and (name := misaccented_name(token.text, ctx.language)):
+            fix = name
         elif ctx.language != "en":
             fix = suggestion(checked_word(token.text, ctx.language), ctx.language)
         else:
