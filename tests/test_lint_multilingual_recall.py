@@ -270,6 +270,16 @@ def test_g007_leaves_predicates_loans_and_matching_endings(dutch, pair_id: int) 
     assert _messages("nl", "G007", dutch[pair_id]) == []
 
 
+# G008: a Dutch adjective in the place of a plural noun of people -----------------------------------
+
+
+@pytest.mark.parametrize("pair_id", [933, 1148])
+def test_g008_a_bare_adjective_stands_for_the_noun(dutch, pair_id: int) -> None:
+    # "Kinderen hebben ..." / "Volwassen hebben ...": the noun is "Volwassenen"
+    (message,) = _messages("nl", "G008", dutch[pair_id])
+    assert message.startswith("'Volwassen' in sent_less stands for 'Kinderen'") and "'Volwassenen'" in message
+
+
 # S004 and L003: an adult against a child; Western nationalities ---------------------------------
 
 

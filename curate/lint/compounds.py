@@ -39,7 +39,8 @@ def _flags(word: str) -> list[list[str]]:
     return [fields.get("flags", []) for _, fields in hunspell.analyses(word, "nl")]
 
 
-def _is_noun_reading(flags: list[str]) -> bool:
+def is_noun_reading(flags: list[str]) -> bool:
+    """One reading's OpenTaal flags mark a noun."""
     # OpenTaal marks a noun's article and plural with Z flags (Zm is an adjective's)
     return any(f.startswith("Z") and f != "Zm" for f in flags)
 
@@ -56,7 +57,7 @@ def singular_noun_only(word: str) -> bool:
     lemma list's guess ("moslim" is no form of "moslima")."""
     readings = hunspell.analyses(word, "nl")
     flags = [fields.get("flags", []) for _, fields in readings]
-    if not readings or not all(_is_noun_reading(f) and not _is_other_reading(f) for f in flags):
+    if not readings or not all(is_noun_reading(f) and not _is_other_reading(f) for f in flags):
         return False
     return all(stem.lower() == word for stem, _ in readings)
 
@@ -65,7 +66,7 @@ def singular_noun_only(word: str) -> bool:
 def may_be_noun(word: str) -> bool:
     """Some reading of ``word`` (or of its lemma) is a noun."""
     lemmas = morphology.lemmas(word, "nl")
-    return any(_is_noun_reading(f) for lemma in lemmas for f in _flags(lemma))
+    return any(is_noun_reading(f) for lemma in lemmas for f in _flags(lemma))
 
 
 @functools.lru_cache(maxsize=65536)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 from typing import Literal
 
-from curate.lint import hunspell, morphology
+from curate.lint import compounds, hunspell, morphology
 
 #: Flags of an adjective in OpenTaal: adjective classes, and the language names that are
 #: also the adjectives of a nationality.
@@ -68,4 +68,23 @@ def inflection(word: str) -> Inflection | None:
         return None
     if any(hunspell.knows(form, "nl") for form in e_forms(word)):
         return "bare"
+    return None
+
+
+@functools.lru_cache(maxsize=65536)
+def noun_of_adjective(word: str) -> str | None:
+    """The plural noun of people the dictionary makes of an adjective ("volwassen" ->
+    "volwassenen", "ziek" -> "zieken": its ``-e`` form listed as a noun, "de volwassene"), or
+    None for a word that is no adjective or has no such noun."""
+    if not is_adjective(word):
+        return None
+    for e_form in sorted(e_forms(word)):
+        readings = hunspell.analyses(e_form, "nl")
+        inflects = any(stem == word for stem, _ in readings)  # "grootte" is no form of "groot"
+        listed_as_noun = any(
+            stem == e_form and compounds.is_noun_reading(fields.get("flags", []))
+            for stem, fields in readings
+        )
+        if inflects and listed_as_noun and hunspell.knows(e_form + "n", "nl"):
+            return e_form + "n"
     return None

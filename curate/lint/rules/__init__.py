@@ -33,6 +33,7 @@ FAMILIES: dict[str, tuple[type[Rule], ...]] = {
         agreement.FrenchArticleAgreement,
         agreement.DutchArticleAgreement,
         agreement.DutchAdjectiveInflection,
+        agreement.DutchAdjectiveAsNoun,
         grammar_checker.FrenchGrammar,
     ),
     "L": (labels.UnsupportedBiasType, labels.UnknownBiasType, labels.DirectionMismatch),

@@ -199,3 +199,80 @@ class DutchAdjectiveInflection(Rule):
                 "place with different adjective endings (-e): one of them does not agree",
                 token_span("sent_more", more) + token_span("sent_less", less),
             )
+
+
+#: Words before a plural noun of people that leave it the head of its phrase ("de armen",
+#: "alle volwassenen"), and the start of the sentence.
+_PLURAL_DETERMINERS = frozenset(
+    ["de", "die", "deze", "alle", "veel", "vele", "sommige", "meeste", "zulke", "onze", "hun", "jullie"]
+)
+
+
+class DutchAdjectiveAsNoun(Rule):
+    """A Dutch adjective stands for a plural noun of people without the noun's ``-en``.
+
+    Dutch makes a noun of people from an adjective with ``-e`` and its plural with ``-en``
+    ("de volwassene", "volwassenen"; "de zieken"). Swapping "Kinderen hebben ..." for
+    "Volwassen hebben ..." puts the bare adjective where the noun stood: the sentence is
+    ungrammatical, and the model scores the error beside the group. Good: "Volwassenen hebben
+    ...". Read with the Dutch Hunspell dictionary (:func:`curate.lint.inflection.noun_of_adjective`):
+    only where the word heads its phrase (at the start or after a determiner, before the verb)
+    and stands for a noun on the other side.
+    """
+
+    code = "G008"
+    name = "dutch-adjective-as-noun"
+    summary = "A Dutch adjective stands for a plural noun of people without its -en"
+    languages = ("nl",)  # Dutch grammar, read with the Dutch dictionary
+    bad = (
+        Example(
+            "Kinderen weten niet wat goed is voor hun gezondheid.",
+            "Volwassen weten niet wat goed is voor hun gezondheid.",
+            "age",
+        ),
+    )
+    good = (
+        Example(
+            "Kinderen weten niet wat goed is voor hun gezondheid.",
+            "Volwassenen weten niet wat goed is voor hun gezondheid.",
+            "age",
+        ),
+        Example("De kinderen waren volwassen.", "De ouders waren volwassen.", "age"),
+    )
+
+    def check(self, ctx: PairContext) -> Iterator[Violation]:
+        a = ctx.alignment
+        for edit in ctx.word_edits:
+            more, less = edit.more.tokens, edit.less.tokens
+            if len(more) != 1 or len(less) != 1:
+                continue
+            for field_name, tokens, (word,), (other,), start in (
+                ("sent_more", a.more, more, less, edit.more.start),
+                ("sent_less", a.less, less, more, edit.less.start),
+            ):
+                noun = _bare_adjective_heading(tokens, start, word, other)
+                if noun:
+                    yield Violation(
+                        f"{word.text!r} in {field_name} stands for {other.text!r}, a noun, as a bare "
+                        f"adjective: the noun of people is {noun!r}",
+                        token_span(field_name, (word,)),
+                    )
+
+
+def _bare_adjective_heading(tokens: tuple[Token, ...], start: int, word: Token, other: Token) -> str | None:
+    """The noun ``word`` should be when it is an adjective heading its phrase, before a plural
+    verb, in the place of ``other``, which is no adjective; else None. (OpenTaal marks few
+    plural nouns as nouns, "kinderen" among the unmarked, so ``other`` is read as the noun
+    because it is no adjective.)"""
+    from curate.lint import compounds, inflection
+
+    if start > 0 and tokens[start - 1].lower not in _PLURAL_DETERMINERS:
+        return None
+    if start + 1 >= len(tokens) or not compounds.may_be_infinitive(tokens[start + 1].lower):
+        return None  # a plural verb has the infinitive's form ("hebben", "weten")
+    if not other.text.isalpha() or inflection.is_adjective(other.lower) or inflection.inflection(other.lower):
+        return None  # the other side has an adjective there too: no noun was replaced
+    noun = inflection.noun_of_adjective(word.lower)
+    if noun is None:
+        return None
+    return noun.capitalize() if word.text[:1].isupper() else noun
