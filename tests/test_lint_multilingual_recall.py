@@ -122,6 +122,8 @@ def test_s009_agreement_and_one_dimension_are_no_second_swap(french, dutch, lang
         ("fr", 319, "'refusé' became its opposite 'accepté'"),
         ("nl", 106, "'alles' became its opposite 'niets'"),
         ("nl", 1313, "'Iedereen' became its opposite 'Niemand'"),
+        ("fr", 728, "'rarement' became its opposite 'toujours'"),  # how often, reversed
+        ("nl", 728, "'zelden' became its opposite 'altijd'"),
     ],
 )
 def test_s002_french_and_dutch_flips(french, dutch, language, pair_id, flip) -> None:
