@@ -416,6 +416,21 @@ def test_l003_a_maghrebi_or_turkish_name_is_the_minority(french, dutch, language
     assert f"({named!r})" in message and f"so the pair is {expected}," in message
 
 
+@pytest.mark.parametrize(("pair_id", "named", "expected"), [(996, "Jacques", "antistereo"), (1466, "Chen", "stereo")])
+def test_l003_a_name_of_the_french_list_is_the_majority(french, pair_id, named, expected) -> None:
+    # "Jacques" / "Moussa" skiing, labelled stereo; "Chen" / "Antoine" at chess, antistereo:
+    # the census counts most U.S. bearers of "Antoine" as Black and "Jacques" as mixed
+    (message,) = _messages("fr", "L003", french[pair_id])
+    assert f"({named!r})" in message and f"so the pair is {expected}," in message
+
+
+@pytest.mark.parametrize(("name", "language"), [("Antoine", "fr"), ("Yves", "fr"), ("Jérôme", "fr"), ("Twan", "nl")])
+def test_names_of_the_countrys_list_are_the_majority_whatever_their_us_bearers(name, language) -> None:
+    assert name_race_side(name, language) == "advantaged"
+    assert name_race_side("Ravi", "nl") == "disadvantaged"  # an Asian name keeps its reading
+    assert name_race_side("Antoine", "en") == "disadvantaged"  # English reads the census only
+
+
 @pytest.mark.parametrize("name", ["Mehdi", "Rachid", "Djamel", "Amir", "Hamza"])
 def test_minority_names_in_french_and_dutch_only(name: str) -> None:
     assert name_race_side(name, "fr") == name_race_side(name, "nl") == "disadvantaged"

@@ -240,6 +240,9 @@ def name_race_side(word: str, language: str = "en") -> str | None:
     if language in ("fr", "nl") and word[:1].isupper() and word.lower() in _minority_names():
         return "disadvantaged"
     shares = name_race_shares(word)
+    if language in ("fr", "nl") and word[:1].isupper() and word.lower() in _majority_names(language):
+        asian = shares["asian"] if shares else 0.0
+        return "disadvantaged" if asian >= 60 else "advantaged"
     if shares is None:
         return None
     local = language != "en" and word.lower() in _own_names(language)
@@ -249,3 +252,15 @@ def name_race_side(word: str, language: str = "en") -> str | None:
     if shares["white"] >= 50 and word.lower() not in _mena_names():
         return "advantaged"
     return None
+
+
+@functools.cache
+def _majority_names(language: str) -> frozenset[str]:
+    """The names of the language's main list (Faker's ``fr_FR``, ``nl_NL``) that no Middle
+    Eastern, North African or South Asian list has: the names of the country's majority
+    ("Antoine", "Jacques", "Jérôme", "Twan"), whatever their U.S. bearers' race. The census
+    counts most bearers of "Antoine" or "Yves" as Black, an American naming custom that says
+    nothing of a name in France; an Asian name ("Ravi", "Dewi") keeps its census reading."""
+    main = _LOCALE_TIERS[language][0][0]
+    mena = frozenset().union(*(_faker_first_names(locale)[2] for locale in _MENA_LOCALES))
+    return _faker_first_names(main)[2] - mena - _minority_names()
