@@ -40,9 +40,9 @@ def _flags(word: str) -> list[list[str]]:
 
 
 def is_noun_reading(flags: list[str]) -> bool:
-    """One reading's OpenTaal flags mark a noun."""
-    # OpenTaal marks a noun's article and plural with Z flags (Zm is an adjective's)
-    return any(f.startswith("Z") and f != "Zm" for f in flags)
+    """One reading's OpenTaal flags mark a noun: its plural (Z flags; Zm is an adjective's) or
+    its diminutive (Y flags, ``-tje``: "kind", "geld" have no Z flag)."""
+    return any((f.startswith("Z") and f != "Zm") or f.startswith("Y") for f in flags)
 
 
 def _is_other_reading(flags: list[str]) -> bool:
@@ -114,6 +114,11 @@ def split_compounds(
             continue
         if may_be_infinitive(b) and not is_group_word(b):
             continue
+        if not is_group_word(b) and (
+            not any(is_noun_reading(f) for f in _flags(b))
+            or any(f.startswith("A") for flags in _flags(b) for f in flags)
+        ):
+            continue  # a verb form of a noun's lemma, an adverb: "risico loopt", "tractor rond"
         following = words[index + 2].group().lower() if index + 2 < len(words) else ""
         if following in function_words and may_be_past_tense(b):
             continue  # "De christen streek met zijn hand": a subject and its verb
