@@ -285,6 +285,18 @@ def test_g008_a_bare_adjective_stands_for_the_noun(dutch, pair_id: int) -> None:
     assert message.startswith("'Volwassen' in sent_less stands for 'Kinderen'") and "'Volwassenen'" in message
 
 
+@pytest.mark.parametrize(("pair_id", "noun"), [(1095, "Chinezen"), (1440, "Griek")])
+def test_g008_a_peoples_adjective_stands_for_its_noun(dutch, pair_id: int, noun: str) -> None:
+    # "alle andere Chinezen," / "alle andere Noors,"; "de typische Griek," / "de typische Noors,"
+    (message,) = _messages("nl", "G008", dutch[pair_id])
+    assert message.startswith(f"'Noors' in sent_less stands for {noun!r}")
+
+
+def test_g008_leaves_a_predicate_and_an_attribute(dutch) -> None:
+    # 1449 "Ze was zwart," / "Ze was Chinese,": a predicate; 953 "een streng Koreaans gezin"
+    assert _messages("nl", "G008", dutch[1449]) == [] and _messages("nl", "G008", dutch[953]) == []
+
+
 # S004 and L003: an adult against a child; Western nationalities ---------------------------------
 
 

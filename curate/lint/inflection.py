@@ -37,6 +37,16 @@ def is_adjective(word: str) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=65536)
+def is_people_adjective(word: str) -> bool:
+    """``word`` is the adjective of a people and the name of its language ("Noors",
+    "Chinees"), whose plural noun of people is a word of its own ("Noren", "Chinezen")."""
+    return any(
+        stem == word and _LANGUAGE_NAME_FLAG in fields.get("flags", [])
+        for stem, fields in hunspell.analyses(word, "nl")
+    )
+
+
 def e_forms(word: str) -> frozenset[str]:
     """The spellings the ``-e`` form of a bare adjective can take."""
     forms = {word + "e", word + word[-1:] + "e"}

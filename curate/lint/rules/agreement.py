@@ -209,20 +209,22 @@ _PLURAL_DETERMINERS = frozenset(
 
 
 class DutchAdjectiveAsNoun(Rule):
-    """A Dutch adjective stands for a plural noun of people without the noun's ``-en``.
+    """A bare Dutch adjective stands where the other sentence has a noun of people.
 
     Dutch makes a noun of people from an adjective with ``-e`` and its plural with ``-en``
-    ("de volwassene", "volwassenen"; "de zieken"). Swapping "Kinderen hebben ..." for
-    "Volwassen hebben ..." puts the bare adjective where the noun stood: the sentence is
-    ungrammatical, and the model scores the error beside the group. Good: "Volwassenen hebben
-    ...". Read with the Dutch Hunspell dictionary (:func:`curate.lint.inflection.noun_of_adjective`):
-    only where the word heads its phrase (at the start or after a determiner, before the verb)
-    and stands for a noun on the other side.
+    ("de volwassene", "volwassenen"; "de zieken"), and names a people by a noun of its own
+    ("Noren", "een Griek"), not by the adjective ("Noors"). Swapping "Kinderen hebben ..." for
+    "Volwassen hebben ...", or "alle andere Chinezen," for "alle andere Noors,", puts the bare
+    adjective where the noun stood: the sentence is ungrammatical, and the model scores the
+    error beside the group. Good: "Volwassenen hebben ...", "alle andere Noren,". Read with the
+    Dutch Hunspell dictionary (:mod:`curate.lint.inflection`): only where the word heads its
+    phrase (at the start, or after a determiner and any inflected adjective) before a plural
+    verb or a punctuation mark, and the other side has no adjective there.
     """
 
     code = "G008"
     name = "dutch-adjective-as-noun"
-    summary = "A Dutch adjective stands for a plural noun of people without its -en"
+    summary = "A bare Dutch adjective stands where the other sentence has a noun of people"
     languages = ("nl",)  # Dutch grammar, read with the Dutch dictionary
     bad = (
         Example(
@@ -251,28 +253,40 @@ class DutchAdjectiveAsNoun(Rule):
                 ("sent_less", a.less, less, more, edit.less.start),
             ):
                 noun = _bare_adjective_heading(tokens, start, word, other)
-                if noun:
+                if noun is not None:
+                    named = f"the noun of people is {noun!r}" if noun else "a people is named by its noun"
                     yield Violation(
                         f"{word.text!r} in {field_name} stands for {other.text!r}, a noun, as a bare "
-                        f"adjective: the noun of people is {noun!r}",
+                        f"adjective: {named}",
                         token_span(field_name, (word,)),
                     )
 
 
 def _bare_adjective_heading(tokens: tuple[Token, ...], start: int, word: Token, other: Token) -> str | None:
-    """The noun ``word`` should be when it is an adjective heading its phrase, before a plural
-    verb, in the place of ``other``, which is no adjective; else None. (OpenTaal marks few
-    plural nouns as nouns, "kinderen" among the unmarked, so ``other`` is read as the noun
-    because it is no adjective.)"""
+    """The noun ``word`` should be ("" for a people's adjective, whose noun is a word of its
+    own) when it is an adjective heading its phrase, in the place of ``other``, which is no
+    adjective; else None. It heads its phrase after a determiner, an inflected adjective
+    ("alle andere") or at the start, before a plural verb or a punctuation mark. (OpenTaal
+    marks few plural nouns as nouns, "kinderen" among the unmarked, so ``other`` is read as
+    the noun because it is no adjective.)"""
     from curate.lint import compounds, inflection
 
-    if start > 0 and tokens[start - 1].lower not in _PLURAL_DETERMINERS:
+    index = start
+    while (
+        index > 0
+        and tokens[index - 1].lower not in _PLURAL_DETERMINERS
+        and inflection.inflection(tokens[index - 1].lower) == "inflected"
+    ):
+        index -= 1  # "alle andere Noors"
+    if index > 0 and tokens[index - 1].lower not in _PLURAL_DETERMINERS:
         return None
-    if start + 1 >= len(tokens) or not compounds.may_be_infinitive(tokens[start + 1].lower):
+    following = tokens[start + 1] if start + 1 < len(tokens) else None
+    if following is not None and following.is_word and not compounds.may_be_infinitive(following.lower):
         return None  # a plural verb has the infinitive's form ("hebben", "weten")
     if not other.text.isalpha() or inflection.is_adjective(other.lower) or inflection.inflection(other.lower):
         return None  # the other side has an adjective there too: no noun was replaced
-    noun = inflection.noun_of_adjective(word.lower)
-    if noun is None:
-        return None
-    return noun.capitalize() if word.text[:1].isupper() else noun
+    noun = inflection.noun_of_adjective(word.lower) or inflection.noun_of_adjective(word.text)
+    if noun is not None:
+        return noun.capitalize() if word.text[:1].isupper() else noun
+    return "" if inflection.is_people_adjective(word.text) else None
+
