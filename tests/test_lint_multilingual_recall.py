@@ -403,6 +403,13 @@ def test_w00x_a_french_name_with_wrong_accents(french, code: str, pair_id: int, 
     assert f"{word!r} (did you mean {name!r}?)" in message
 
 
+def test_w001_a_french_word_without_its_accent(french) -> None:
+    # 17 "l'enervait": Hunspell knows "énervait" only; 1473 "paraitrait", 1393 "diner" follow
+    # the 1990 spelling reform, which drops the circumflex on i and u
+    assert any("'enervait' (did you mean 'énervait'?)" in m for m in _messages("fr", "W001", french[17]))
+    assert _messages("fr", "W001", french[1473]) == _messages("fr", "W001", french[1393]) == []
+
+
 def test_w002_an_accented_spelling_of_its_own_and_dutch_names_are_left_alone(french, dutch) -> None:
     # "Andréa" is borne by a third as many as "Andrea" in the Belgian registry; "Jerome" is a
     # U.S. name; Dutch does not check accents of names ("Saoedi-Arabiër" is right, its

@@ -11,6 +11,7 @@ the most frequent word at the smallest optimal-string-alignment distance (at mos
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 
 from rapidfuzz import process
@@ -219,6 +220,33 @@ def misaccented_name(text: str, language: str) -> str | None:
     return standard[0] if is_rare_spelling(text, standard[0], language) else None
 
 
+#: The accented letters each plain letter may stand for in a word written without them. Not
+#: the circumflex on i and u: the 1990 French spelling reform drops it ("diner", "paraitre").
+_ACCENTED = {"a": "àâ", "e": "éèêë", "i": "ï", "o": "ô", "u": "ùü", "c": "ç"}
+#: At most this many letters of a word are tried with an accent (two: "elevé" -> "élevé").
+_MAX_ACCENTS = 2
+
+
+@functools.lru_cache(maxsize=65536)
+def missing_accents(word: str, language: str) -> str | None:
+    """The word of the dictionary that ``word`` writes without one or two of its accents
+    ("ages" -> "âges", "eleve" -> "élève"), or None. Only in a language whose words carry
+    accents (``Language.checks_name_accents``), and only when Hunspell rejects ``word``: the
+    frequency list lists such slips (and English "ages") as words."""
+    if not language_of(language).checks_name_accents or hunspell.knows(word, language) is not False:
+        return None
+    slots = [i for i, char in enumerate(word) if char in _ACCENTED]
+    for count in range(1, _MAX_ACCENTS + 1):
+        for chosen in itertools.combinations(slots, count):
+            for letters in itertools.product(*(_ACCENTED[word[i]] for i in chosen)):
+                candidate = list(word)
+                for i, letter in zip(chosen, letters, strict=True):
+                    candidate[i] = letter
+                if hunspell.knows(spelled := "".join(candidate), language):
+                    return spelled
+    return None
+
+
 @functools.lru_cache(maxsize=262144)
 def _misspelled_in(text: str, language: str) -> bool:
     if not text.islower():  # names and capitalised words are checked for accents only
@@ -227,6 +255,8 @@ def _misspelled_in(text: str, language: str) -> bool:
     word = checked_word(text, language)
     if len(word) < MIN_LENGTH or not _LETTERS.match(word) or lang.is_group_word(word):
         return False
+    if missing_accents(word, language):
+        return True
     if language == "nl" and dutch_plural_fix(word):
         return True
     checker = _checker(lang.dictionary)

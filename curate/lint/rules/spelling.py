@@ -13,6 +13,7 @@ from curate.lint.spelling import (
     checked_word,
     dutch_plural_fix,
     misaccented_name,
+    missing_accents,
     misspelled,
     misspelled_group_word,
     suggestion,
@@ -26,6 +27,8 @@ def _describe(tokens: list[Token], ctx: PairContext) -> str:
             fix = plural
         elif ctx.language != "en" and (name := misaccented_name(token.text, ctx.language)):
             fix = name
+        elif ctx.language != "en" and (accented := missing_accents(checked_word(token.text, ctx.language), ctx.language)):
+            fix = accented
         elif ctx.language != "en":
             fix = suggestion(checked_word(token.text, ctx.language), ctx.language)
         else:
