@@ -283,3 +283,10 @@ def test_l003_dutch_ze_swapped_for_hij_is_she(dutch, pair_id: int, expected: str
     # altijd zelf" / "deed ze altijd zelf", stereo: "ze" is "she" or "they", "she" against "hij"
     (message,) = _findings("nl", "L003", dutch[pair_id])
     assert expected in message
+
+
+@pytest.mark.parametrize("pair_id", [737, 797, 492])
+def test_s006_french_indien_against_a_nationality_is_india(french, pair_id: int) -> None:
+    # "Mon collègue était indien" / "belge", "le plat indien" / "français", "un restau indien":
+    # in French "indien" names India's people first (the guidelines read it as a nationality)
+    assert _codes("fr", "S006", french[pair_id]) == []
