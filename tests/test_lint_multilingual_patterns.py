@@ -290,3 +290,25 @@ def test_s006_french_indien_against_a_nationality_is_india(french, pair_id: int)
     # "Mon collègue était indien" / "belge", "le plat indien" / "français", "un restau indien":
     # in French "indien" names India's people first (the guidelines read it as a nationality)
     assert _codes("fr", "S006", french[pair_id]) == []
+
+
+def test_g002_french_impersonal_il_refers_to_no_one(french) -> None:
+    # 213 "La grand-mère ... Il lui arrivait très fréquemment de révéler ...": "il lui arrive
+    # de" is impersonal, so the shared "Il" is no pronoun left from the grandfather
+    assert _codes("fr", "G002", french[213]) == []
+
+
+@pytest.mark.parametrize(
+    ("shared", "stale"),
+    [
+        ("Il lui arrivait souvent de mentir.", False),
+        ("Il faut qu'elle parte.", False),
+        ("Il s'agit de sa carrière.", False),
+        ("Il y a des limites.", False),
+        ("Il arrive toujours en retard.", True),  # "il" is the person: he arrives
+        ("Il a toujours menti.", True),
+    ],
+)
+def test_g002_impersonal_il_against_the_person(shared: str, stale: bool) -> None:
+    pair = Pair(1, f"Marie était fatiguée. {shared}", f"Jean était fatigué. {shared}", "stereo", "gender")
+    assert (_codes("fr", "G002", pair) == ["G002"]) is stale

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from curate.align import Token
 from curate.findings import TextSpan
+from curate.lint import morphology
 from curate.lint.grammar import (
     FEMALE_PRONOUNS,
     MALE_PRONOUNS,
@@ -223,7 +224,9 @@ def _stale_pronouns_in(ctx: PairContext) -> Iterator[Violation]:
     after = [t for t in a.more if t.start > first_change and t.start not in changed]
     for field_name, gender in (("sent_more", more), ("sent_less", less)):
         stale = table.FEMALE_PRONOUNS if gender == "male" else table.MALE_PRONOUNS
-        tokens = [t for t in after if ctx.lexicon.bare(t.lower) in stale]
+        tokens = [
+            t for t in after if ctx.lexicon.bare(t.lower) in stale and not _impersonal(ctx, table, a.more, t)
+        ]
         if tokens:
             side = a.more if field_name == "sent_more" else a.less
             yield Violation(
@@ -232,6 +235,40 @@ def _stale_pronouns_in(ctx: PairContext) -> Iterator[Violation]:
                 _spans_in(field_name, side, tokens, a),
             )
             return
+
+
+def _impersonal(ctx: PairContext, table, tokens: tuple[Token, ...], pronoun: Token) -> bool:
+    """(French) ``pronoun`` is the impersonal "il" of "il faut", "il s'agit", "il y a", "il lui
+    arrivait de", "il semble que": a subject that refers to no one."""
+    verbs = getattr(table, "IMPERSONAL_VERBS", None)
+    if verbs is None or pronoun.lower != "il":
+        return False
+    index = next(i for i, t in enumerate(tokens) if t is pronoun) + 1
+    clitics: list[str] = []
+    verb = ""
+    while index < len(tokens):
+        word = tokens[index].lower.replace("’", "'")
+        bare = morphology.without_elision(word, ctx.language)
+        if bare != word:  # "s'agit", "n'y", "l'a": the elided clitic, then the rest
+            clitics.append(word[: len(word) - len(bare)])
+            word = bare
+        if word not in table.IMPERSONAL_CLITICS:
+            verb = word
+            break
+        clitics.append(word)
+        index += 1
+    if not verb:
+        return False
+    lemmas = morphology.lemmas(verb, ctx.language)
+    if "avoir" in lemmas:
+        return clitics[-1:] == ["y"]  # "il y a", not "il a"
+    if "agir" in lemmas:
+        return clitics[-1:] in (["s'"], ["se"])  # "il s'agit", not "il agit"
+    if lemmas & verbs:
+        return True
+    after = tokens[index + 1].lower.replace("’", "'") if index + 1 < len(tokens) else ""
+    with_object = any(c not in ("ne", "n'", "y", "en") for c in clitics) or after in ("de", "d'", "que", "qu'")
+    return bool(lemmas & table.IMPERSONAL_WITH_OBJECT) and with_object
 
 
 def _plural_person(ctx: PairContext, table, token: Token) -> bool:

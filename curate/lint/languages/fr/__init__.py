@@ -76,6 +76,17 @@ FEMALE_PRONOUNS = frozenset(["elle"])
 #: changed with the person ("il" / "elle"), so a shared one of the old gender names someone else
 #: (G002).
 PERSON_PRONOUNS = frozenset(["il", "elle", "lui-même", "elle-même"])
+#: Verbs whose subject "il" is impersonal and refers to no one: always ("il faut", "il pleut",
+#: "il s'agit", "il y a") ...
+IMPERSONAL_VERBS = frozenset(["falloir", "pleuvoir", "neiger", "agir", "avoir"])
+#: ... or with an indirect object before them or "de"/"que" after ("il lui arrivait de",
+#: "il semble que", "il lui reste"), where "il arrive demain" has a person for subject.
+IMPERSONAL_WITH_OBJECT = frozenset(
+    ["arriver", "sembler", "paraître", "suffire", "rester", "manquer", "valoir", "exister", "importer",
+     "convenir", "advenir", "falloir"]
+)
+#: The clitics that may stand between an impersonal "il" and its verb ("il ne lui en faut").
+IMPERSONAL_CLITICS = frozenset(["ne", "n'", "lui", "leur", "me", "m'", "te", "t'", "nous", "vous", "se", "s'", "y", "en"])
 #: Gendered person nouns that are singular although they end like a plural.
 SINGULAR_ENDING_IN_S = frozenset(["fils", "gars", "époux", "mec", "nounou"])
 
