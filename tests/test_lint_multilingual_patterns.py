@@ -312,3 +312,14 @@ def test_g002_french_impersonal_il_refers_to_no_one(french) -> None:
 def test_g002_impersonal_il_against_the_person(shared: str, stale: bool) -> None:
     pair = Pair(1, f"Marie était fatiguée. {shared}", f"Jean était fatigué. {shared}", "stereo", "gender")
     assert (_codes("fr", "G002", pair) == ["G002"]) is stale
+
+
+def test_p006_the_other_boys_is_the_group_phrase(french) -> None:
+    # 360 "que les filles de sa classe" / "que les autres garçons de sa classe": a boy against
+    # the other boys, so "autres" belongs to the swapped group
+    assert _codes("fr", "P006", french[360]) == []
+
+
+def test_w004_a_noun_and_its_size_label_stand_apart(dutch) -> None:
+    # 507 "in haar jurk maat XXL": the dress, then its size
+    assert _codes("nl", "W004", dutch[507]) == []

@@ -110,6 +110,9 @@ def split_compounds(
             continue
         if head in function_words or b in function_words or head in MEASURE_NOUNS:
             continue
+        following_word = words[index + 2].group() if index + 2 < len(words) else ""
+        if b in LABEL_NOUNS and following_word and not following_word.islower():
+            continue  # "een jurk maat XXL", "bus lijn 5": the noun, then its label
         if not singular_noun_only(head) or not may_be_noun(b):
             continue
         if may_be_infinitive(b) and not is_group_word(b):
@@ -125,6 +128,11 @@ def split_compounds(
         if hunspell.knows(head + b, "nl"):
             found.append((first.start(), second.end(), head + b))
     return found
+
+
+#: Nouns that name a label when a size, number or code follows ("jurk maat XXL", "bus lijn
+#: 5"): the first noun stands apart from them.
+LABEL_NOUNS = frozenset({"maat", "nummer", "lijn", "type", "model", "formaat", "kamer", "klasse"})
 
 
 #: Linking sounds Dutch puts between the parts of a compound ("arbeiderSklasse",

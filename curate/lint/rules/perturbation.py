@@ -146,8 +146,24 @@ def _swap_with_extra(ctx: PairContext, edit: Edit) -> list[Token]:
                 for o in (*more, *less)
                 if o is not t
             )
+            and not _others_of_the_group(ctx, t, (*more, *less))
         ]
     return extra
+
+
+#: (French, Dutch) "other" before a group word: "que les filles" / "que les autres garçons"
+#: compares a boy with the other boys, so the word belongs to the swapped group phrase.
+_OTHERS = {"fr": frozenset(["autre", "autres"]), "nl": frozenset(["ander", "andere", "anderen"])}
+
+
+def _others_of_the_group(ctx: PairContext, token: Token, words: tuple[Token, ...]) -> bool:
+    """``token`` is "autres"/"andere" right before a group word of the same edit."""
+    if token.lower not in _OTHERS.get(ctx.language, ()):
+        return False
+    following = [t for t in words if t.start > token.start]
+    return bool(following) and min(following, key=lambda t: t.start) in [
+        t for t in following if ctx.lexicon.is_group_word(t.text)
+    ]
 
 
 class IdenticalSentences(Rule):
