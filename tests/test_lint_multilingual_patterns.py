@@ -323,3 +323,12 @@ def test_p006_the_other_boys_is_the_group_phrase(french) -> None:
 def test_w004_a_noun_and_its_size_label_stand_apart(dutch) -> None:
     # 507 "in haar jurk maat XXL": the dress, then its size
     assert _codes("nl", "W004", dutch[507]) == []
+
+
+@pytest.mark.parametrize("language", ["fr", "nl"])
+def test_occupations_are_socioeconomic_as_in_english(french, dutch, language: str) -> None:
+    # 87 "De slaven" / "De advocaten", "Les esclaves" / "Les avocats": a slave is a social
+    # class too, as in the English lexicon; 919 a lawyer against a teacher is no gender pair
+    pairs = french if language == "fr" else dutch
+    assert _codes(language, "S004", pairs[87]) == [] and _codes(language, "S003", pairs[87]) == []
+    assert _codes(language, "S004", pairs[919]) == []
