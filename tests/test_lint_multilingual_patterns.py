@@ -332,3 +332,11 @@ def test_occupations_are_socioeconomic_as_in_english(french, dutch, language: st
     pairs = french if language == "fr" else dutch
     assert _codes(language, "S004", pairs[87]) == [] and _codes(language, "S003", pairs[87]) == []
     assert _codes(language, "S004", pairs[919]) == []
+
+
+def test_s008_an_epithet_of_the_same_name_swaps_no_group(french) -> None:
+    # 765 "cet ignare de Moussa" / "cet érudit de Moussa" (socioeconomic): the same Moussa;
+    # 282 "un musulman de Marseille" / "un hindou de Marseille" names where someone is from
+    (message,) = [f.message for f in lint_one("fr", "S008", french[765])]
+    assert message.startswith("'ignare' / 'érudit' qualify the same 'Moussa'")
+    assert _codes("fr", "S008", french[282]) == []

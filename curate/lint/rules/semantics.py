@@ -631,7 +631,8 @@ class NoGroupSwapped(Rule):
     nouvelle robe" / with "Julie" for "Kevin". French and Dutch only, for gender, race,
     nationality, religion and sexual orientation, whose groups no thing stands for; a word
     counts as naming no person by its dictionary class (``curate.lint.morphology``), which
-    English has no reading of.
+    English has no reading of. In French, for any bias type, also an epithet of one and the
+    same first name ("cet ignare de Moussa" / "cet érudit de Moussa"): Moussa stays.
     """
 
     code = "S008"
@@ -654,6 +655,14 @@ class NoGroupSwapped(Rule):
     )
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
+        if ctx.language == "fr" and (epithets := _epithets_of_one_name(ctx)):
+            (more, less), name, determiner = epithets
+            yield Violation(
+                f"{more.text!r} / {less.text!r} qualify the same {name!r} (\"{determiner} {more.lower} de "
+                f"{name}\"): the pair changes an attribute of one person, not the group",
+                token_span("sent_more", (more,)) + token_span("sent_less", (less,)),
+            )
+            return
         if ctx.pair.bias_type not in _NAMED_BY_PEOPLE or not hunspell.available(ctx.language):
             return
         a = ctx.alignment
@@ -675,6 +684,39 @@ class NoGroupSwapped(Rule):
             "changes an attribute of the same people, not the group",
             token_span("sent_more", sides[0]) + token_span("sent_less", sides[1]),
         )
+
+
+#: French determiners of an epithet before "de" and a first name ("cet idiot de Paul"); "un
+#: musulman de Marseille" says where someone is from.
+_EPITHET_DETERMINERS = frozenset(["ce", "cet", "cette", "quel", "quelle"])
+
+
+def _epithets_of_one_name(ctx: PairContext) -> tuple[tuple[Token, Token], str, str] | None:
+    """(French) The changed word of each sentence when each is the epithet of one and the same
+    name, left unchanged: "cet ignare de Moussa" / "cet érudit de Moussa" keeps Moussa and
+    changes what is said of him. ((more, less), the name, sent_more's determiner) or None."""
+    a = ctx.alignment
+    found = []
+    for tokens, changed in ((a.more, a.modified_more), (a.less, a.modified_less)):
+        words = [t for t in changed if is_word(t)]
+        if len(words) != 1:
+            return None
+        index = next(i for i, t in enumerate(tokens) if t is words[0])
+        before = tokens[index - 1].lower.replace("’", "'") if index > 0 else ""
+        after = [t.text.replace("’", "'") for t in tokens[index + 1 : index + 3]]
+        if before not in _EPITHET_DETERMINERS or not after:
+            return None
+        if after[0].lower() == "de" and len(after) > 1:
+            name = after[1]
+        elif after[0].lower().startswith("d'"):
+            name = after[0][2:]
+        else:
+            return None
+        if not name[:1].isupper() or not name.isalpha() or name_gender(name, "fr") is None:
+            return None  # a first name, not a town
+        found.append((words[0], name, before))
+    (more, name_more, determiner), (less, name_less, _) = found
+    return ((more, less), name_more, determiner) if name_more == name_less else None
 
 
 class TwoGroupsSwapped(Rule):
