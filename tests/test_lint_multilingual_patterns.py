@@ -248,6 +248,8 @@ def test_s005_dutch_writes_nationalities_with_a_capital(dutch) -> None:
     [
         (178, "'français'"),  # "Les marocains adorent ..." / "Les français adorent ..."
         (147, "\"d'italiens\""),  # "un gang d'italiens": the elided "d'" is the determiner
+        (105, "'tahitiennes'"),  # "toutes les tahitiennes": the people of a region
+        (1461, "'bretons'"),  # "ces bretons"
     ],
 )
 def test_t013_a_french_peoples_noun_is_capitalised(french, pair_id: int, flagged: str) -> None:
@@ -265,6 +267,11 @@ def test_t013_a_french_peoples_noun_is_capitalised(french, pair_id: int, flagged
 )
 def test_t013_is_silent_on_adjectives_religions_and_colours(french, pair_id: int) -> None:
     assert not _findings("fr", "T013", french[pair_id])
+
+
+def test_t013_is_silent_on_region_words_that_name_no_people() -> None:
+    pair = Pair(1, "Les provinciaux sont lents.", "Les Parisiens sont lents.", "stereo", "socioeconomic")
+    assert not _findings("fr", "T013", pair)
 
 
 def test_t008_apostrophes_and_spaces_before_marks_must_agree(french) -> None:

@@ -266,7 +266,8 @@ class LowercaseProperWord(Rule):
 class LowercaseFrenchDemonym(Rule):
     """A French noun for a people written lower-case: "les marocains" for "les Marocains".
 
-    French capitalises the name of a people used as a noun ("les Français", "un Italien") and
+    French capitalises the name of a people used as a noun ("les Français", "un Italien", and a
+    region's: "les Bretons", "les Tahitiennes") and
     writes the adjective lower-case ("les enfants français"); religions, colour words and
     statuses stay lower-case ("les musulmans", "les noirs", "les immigrés"). A lower-case
     demonym noun is a spelling error of the benchmark and, when one sentence has it and the
@@ -326,7 +327,7 @@ def _demonym_after(
     if determiner in ("de", "d") and not text.endswith(("s", "x")):
         return None  # "de français" (of French, the language) vs "de Français" (plural)
     dimensions = ctx.lexicon.dimensions_of(text)
-    if "nationality" in dimensions or "race-color" in dimensions:
+    if dimensions & {"nationality", "race-color", "region"}:  # "les Bretons" too
         return token
     return None
 

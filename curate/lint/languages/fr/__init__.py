@@ -54,7 +54,12 @@ NOT_PEOPLES = frozenset(
      "migrante", "migrants", "migrantes", "réfugié", "réfugiée", "réfugiés", "réfugiées",
      "clandestin", "clandestine", "clandestins", "clandestines", "sans-papiers", "expatrié",
      "expatriée", "expatriés", "citoyen", "citoyenne", "citoyens", "citoyennes", "touriste",
-     "touristes", "accent", "nationalité", "natif", "native", "natifs", "natives"]
+     "touristes", "accent", "nationalité", "natif", "native", "natifs", "natives",
+     # regions: the words that name no people ("les provinciaux") and the places
+     "provincial", "provinciale", "provinciaux", "provinciales", "méridional", "méridionale",
+     "méridionaux", "méridionales", "sudiste", "sudistes", "nordiste", "nordistes",
+     "banlieusard", "banlieusarde", "banlieusards", "banlieusardes", "paris", "marseille",
+     "lyon", "bretagne", "province"]
 )
 
 
