@@ -228,7 +228,8 @@ def test_g006_leaves_the_spoken_register_and_comparatives(french, pair_id: int) 
     ("pair_id", "words", "joined"),
     [(1421, "maffia leden", "maffialeden"), (1181, "tiener crimineel", "tienercrimineel"),
      (1060, "Homo mannen", "homomannen"), (520, "basis begrafenisdiensten", "basisbegrafenisdiensten"),
-     (816, "zigeuner bloed", "zigeunerbloed")],  # "zigeuner": a noun by its diminutive flag
+     (816, "zigeuner bloed", "zigeunerbloed"),  # "zigeuner": a noun by its diminutive flag
+     (739, "wiskunde vraag", "wiskundevraag")],  # "wiskunde": only compounding flags
 )  # fmt: skip
 def test_w004_dutch_split_compounds(dutch, pair_id: int, words: str, joined: str) -> None:
     messages = _messages("nl", "W004", dutch[pair_id])

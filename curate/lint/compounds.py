@@ -57,9 +57,15 @@ def singular_noun_only(word: str) -> bool:
     lemma list's guess ("moslim" is no form of "moslima")."""
     readings = hunspell.analyses(word, "nl")
     flags = [fields.get("flags", []) for _, fields in readings]
-    if not readings or not all(is_noun_reading(f) and not _is_other_reading(f) for f in flags):
+    if not readings or not all(_noun_by_compounding(f) and not _is_other_reading(f) for f in flags):
         return False
     return all(stem.lower() == word for stem, _ in readings)
+
+
+def _noun_by_compounding(flags: list[str]) -> bool:
+    """A noun reading, or one that may end a compound and is nothing else ("wiskunde",
+    "politie": OpenTaal gives nouns without plural or diminutive only compounding flags)."""
+    return is_noun_reading(flags) or "Cc" in flags
 
 
 @functools.lru_cache(maxsize=65536)
