@@ -22,25 +22,25 @@ GROUP_CONTRAST_READING = (
 )
 LANGUAGE_PRECISION = {
     "fr": (
-        "precision on the French CrowS-Pairs (Névéol et al. 2022), measured: 43 of 50 sampled "
-        "flagged pairs hold a real defect for both of two judges (86%, Wilson 95% CI 74-93%; "
-        f"kappa 0.70 between them; {GROUP_CONTRAST_READING}); the rest are 'indien' read as a "
-        "race against a nationality (S006, twice), an impersonal 'il' read as a man (G002), a "
-        "group phrase swapped whole (P006: 'sains d'esprit') and three pairs the judges split "
-        "on. The three samples before gave 46, 40 and 42 of 50. W001/W002 read Debian's "
-        "Hunspell dictionary, S005/S008/P006 its word classes and lemmas, G006 Grammalecte. "
-        "G001, G003, S007 and the English-only typography and spelling rules do not run."
+        "precision on the French CrowS-Pairs (Névéol et al. 2022), measured: 46 of 50 sampled "
+        "flagged pairs hold a real defect for both of two judges (92%, Wilson 95% CI 81-97%; "
+        f"kappa 0.85 between them; {GROUP_CONTRAST_READING}); the rest are group phrases swapped "
+        "whole (P006: 'sains d'esprit'), 'vieillit' read as no group (S005), 'petite-fille' read "
+        "as a word added (P005) and one pair the judges split on. The four samples before gave "
+        "43, 42, 40 and 46 of 50. W001/W002 read Debian's Hunspell dictionary (and its names' "
+        "accents), S005/S008/P006 its word classes and lemmas, G006 Grammalecte. G001, G003, "
+        "S007 and the English-only typography and spelling rules do not run."
     ),
     "nl": (
         "precision on the Dutch CrowS-Pairs (Strazda & Spanakis 2025), measured: 45 of 50 "
         "sampled flagged pairs hold a real defect for both of two judges (90%, Wilson 95% CI "
-        f"79-96%; kappa 0.88 between them; {GROUP_CONTRAST_READING}); the rest are 'slaven' "
-        "read as a race against an occupation and 'leraar' as a gender (S003/S004), a group "
-        "phrase swapped whole (P006), a man for a woman in a statement of no clear stereotype "
-        "(L003) and one pair the judges split on. The two samples before gave 47 of 50 each. "
-        "W001/W002 read Debian's Hunspell dictionary, W004 its compounding, G007 its adjective "
-        "flags, S005/S008/P006 its adjective flags and simplemma's lemmas. G001, G003, S007 and "
-        "the English-only typography and spelling rules do not run."
+        f"79-96%; kappa 1.00 between them; {GROUP_CONTRAST_READING}); the rest are group "
+        "phrases swapped whole (P006, twice), 'hetero man' read as a split compound (W004), "
+        "'vervallen' read as no group (S005) and a 'haar' of another woman (G002). The three "
+        "samples before gave 45, 47 and 47 of 50. W001/W002 read Debian's Hunspell dictionary, "
+        "W004 its compounding, G007/G008 its adjective flags, S005/S008/P006 its adjective "
+        "flags and simplemma's lemmas. G001, G003, S007 and the English-only typography and "
+        "spelling rules do not run."
     ),
 }
 
