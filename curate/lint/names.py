@@ -15,6 +15,8 @@ from __future__ import annotations
 import functools
 from typing import Literal
 
+from curate.lint.hunspell import fold_accents
+
 Gender = Literal["male", "female"]
 
 
@@ -29,13 +31,18 @@ _LOCALE_TIERS = {
 }
 
 
+def _person_provider(locale: str) -> type:
+    """Faker's person provider of ``locale`` (its name lists)."""
+    import importlib
+
+    return importlib.import_module(f"faker.providers.person.{locale}").Provider
+
+
 @functools.cache
 def _faker_first_names(locale: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """(men's, women's, all) lower-case first names of a Faker locale; a locale with one list
     for both sexes (``en_PK``) has only the last."""
-    import importlib
-
-    provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+    provider = _person_provider(locale)
 
     def lowered(attribute: str) -> frozenset[str]:
         return frozenset(n.lower() for n in getattr(provider, attribute, ()) or ())
@@ -55,13 +62,10 @@ RARE_SPELLING_SHARE = 0.2
 def _first_name_counts(language: str) -> tuple[dict[str, int], frozenset[str]]:
     """(bearers of each first name where a locale of the language's own tier counts them,
     the names its lists without counts have)."""
-    import importlib
-
     counts: dict[str, int] = {}
     listed: set[str] = set()
     for locale in _LOCALE_TIERS.get(language, _LOCALE_TIERS["en"])[0]:
-        provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
-        names = getattr(provider, "first_names", ()) or ()
+        names = getattr(_person_provider(locale), "first_names", ()) or ()
         if isinstance(names, dict):
             for name, count in names.items():
                 counts[name] = counts.get(name, 0) + int(count)
@@ -115,10 +119,7 @@ def _own_names(language: str) -> frozenset[str]:
 
 def _folded(word: str) -> str:
     """The census spelling: upper case without accents ("Béatrice" -> "BEATRICE")."""
-    import unicodedata
-
-    decomposed = unicodedata.normalize("NFKD", word.upper())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    return fold_accents(word.upper())
 
 
 def name_gender(word: str, language: str = "en") -> Gender | None:
@@ -206,9 +207,14 @@ _MENA_LOCALES = ("fr_DZ", "tr_TR", "az_AZ", "en_PK")
 
 
 @functools.cache
+def _mena_list_names() -> frozenset[str]:
+    """Every first name of the ``_MENA_LOCALES`` lists."""
+    return frozenset().union(*(_faker_first_names(locale)[2] for locale in _MENA_LOCALES))
+
+
+@functools.cache
 def _mena_names() -> frozenset[str]:
-    names = frozenset().union(*(_faker_first_names(locale)[2] for locale in _MENA_LOCALES))
-    return names - _names("en").keys()
+    return _mena_list_names() - _names("en").keys()
 
 
 #: Faker locales of European countries whose first names are European ones: a name of the MENA
@@ -262,5 +268,4 @@ def _majority_names(language: str) -> frozenset[str]:
     counts most bearers of "Antoine" or "Yves" as Black, an American naming custom that says
     nothing of a name in France; an Asian name ("Ravi", "Dewi") keeps its census reading."""
     main = _LOCALE_TIERS[language][0][0]
-    mena = frozenset().union(*(_faker_first_names(locale)[2] for locale in _MENA_LOCALES))
-    return _faker_first_names(main)[2] - mena - _minority_names()
+    return _faker_first_names(main)[2] - _mena_list_names() - _minority_names()

@@ -11,7 +11,6 @@ the most frequent word at the smallest optimal-string-alignment distance (at mos
 from __future__ import annotations
 
 import functools
-import itertools
 import re
 
 from rapidfuzz import process
@@ -203,9 +202,9 @@ def misaccented_name(text: str, language: str) -> str | None:
     unless the language's registries of first names show it borne by many
     (``names.is_rare_spelling``: "Andréa" is a name of its own), or it is written without
     accents as a U.S. first name ("Jerome", "Andre"): an English spelling may be kept on
-    purpose. Only in a language whose names carry accents (``Language.checks_name_accents``).
+    purpose. Only in a language whose names carry accents (``Language.checks_accents``).
     """
-    if not language_of(language).checks_name_accents:
+    if not language_of(language).checks_accents:
         return None
     if not text[:1].isupper() or text.isupper() or not text.isalpha():
         return None
@@ -220,31 +219,43 @@ def misaccented_name(text: str, language: str) -> str | None:
     return standard[0] if is_rare_spelling(text, standard[0], language) else None
 
 
-#: The accented letters each plain letter may stand for in a word written without them. Not
-#: the circumflex on i and u: the 1990 French spelling reform drops it ("diner", "paraitre").
-_ACCENTED = {"a": "àâ", "e": "éèêë", "i": "ï", "o": "ô", "u": "ùü", "c": "ç"}
-#: At most this many letters of a word are tried with an accent (two: "elevé" -> "élevé").
+#: Accents the 1990 French spelling reform lets a writer drop (the circumflex on i and u:
+#: "diner", "paraitre"): a word without them is no slip.
+_OPTIONAL_ACCENTS = frozenset("îû")
+#: At most this many letters may lack their accent (two: "eleve" -> "élève").
 _MAX_ACCENTS = 2
+
+
+@functools.cache
+def _accented_words(code: str) -> dict[str, str]:
+    """The word list's words that carry an accent, by their spelling without it (the most
+    frequent one of each spelling)."""
+    frequency = _checker(code).word_frequency
+    words: dict[str, str] = {}
+    for word in sorted(frequency.keys(), key=lambda w: (-frequency[w], w)):
+        if not word.isascii():
+            words.setdefault(hunspell.fold_accents(word), word)
+    return words
 
 
 @functools.lru_cache(maxsize=65536)
 def missing_accents(word: str, language: str) -> str | None:
-    """The word of the dictionary that ``word`` writes without one or two of its accents
-    ("ages" -> "âges", "eleve" -> "élève"), or None. Only in a language whose words carry
-    accents (``Language.checks_name_accents``), and only when Hunspell rejects ``word``: the
-    frequency list lists such slips (and English "ages") as words."""
-    if not language_of(language).checks_name_accents or hunspell.knows(word, language) is not False:
+    """The word that ``word`` writes without one or two of its accents ("eleve" -> "élève",
+    "enervait" -> "énervait"), or None: a word of the language's list with those accents that
+    Hunspell knows, where it rejects ``word`` (the frequency list keeps such slips as words).
+    Only in a language whose words carry accents (``Language.checks_accents``)."""
+    lang = language_of(language)
+    if not lang.checks_accents or not word.isascii():
         return None
-    slots = [i for i, char in enumerate(word) if char in _ACCENTED]
-    for count in range(1, _MAX_ACCENTS + 1):
-        for chosen in itertools.combinations(slots, count):
-            for letters in itertools.product(*(_ACCENTED[word[i]] for i in chosen)):
-                candidate = list(word)
-                for i, letter in zip(chosen, letters, strict=True):
-                    candidate[i] = letter
-                if hunspell.knows(spelled := "".join(candidate), language):
-                    return spelled
-    return None
+    accented = _accented_words(lang.dictionary).get(word)
+    if accented is None or len(accented) != len(word):
+        return None
+    changed = [a for a, b in zip(accented, word, strict=True) if a != b]
+    if len(changed) > _MAX_ACCENTS or _OPTIONAL_ACCENTS & set(changed):
+        return None
+    if hunspell.knows(word, language) is not False or not hunspell.knows(accented, language):
+        return None
+    return accented
 
 
 @functools.lru_cache(maxsize=262144)

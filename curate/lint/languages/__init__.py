@@ -46,11 +46,11 @@ class Language:
     #: Languages whose words are borrowed as they are (English "coach", "feeling" in French
     #: and Dutch text): a word of their dictionaries is a loanword, not a typo.
     loans_from: tuple[str, ...] = ()
-    #: Whether a capitalised word that its dictionary knows only with other accents is a
-    #: misspelled name ("Jerôme" for "Jérôme"). French names carry accents and its dictionary
-    #: lists them; Dutch names rarely do, and its dictionary lacks accented names and
-    #: demonyms in use ("Andréa", "Saoedi-Arabiër").
-    checks_name_accents: bool = False
+    #: Whether a word its dictionary knows only with other or more accents is misspelled: a
+    #: name ("Jerôme" for "Jérôme") or a word ("enervait"). French names and words carry
+    #: accents and its dictionary lists them; Dutch names rarely do, and its dictionary lacks
+    #: accented names and demonyms in use ("Andréa", "Saoedi-Arabiër").
+    checks_accents: bool = False
 
     @property
     def groups(self) -> dict[str, frozenset[str]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
-from curate.align import Token
+from curate.align import Edit, Token
 from curate.findings import TextSpan
 from curate.lint.rule import Example, PairContext, Rule, Violation, token_span
 
@@ -133,6 +133,14 @@ def _dutch_person_head(word: str) -> str:
     return compound_head(word, _is_dutch_person_noun) or word
 
 
+def _one_word_swaps(ctx: PairContext) -> Iterator[tuple[Edit, tuple[Token, ...], tuple[Token, ...]]]:
+    """(edit, sent_more's tokens, sent_less's tokens) of each edit that swaps one word for one."""
+    for edit in ctx.word_edits:
+        more, less = edit.more.tokens, edit.less.tokens
+        if len(more) == 1 and len(less) == 1:
+            yield edit, more, less
+
+
 def _inflection(token: Token) -> str | None:
     from curate.lint.inflection import inflection
 
@@ -185,10 +193,7 @@ class DutchAdjectiveInflection(Rule):
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         a = ctx.alignment
-        for edit in ctx.word_edits:
-            more, less = edit.more.tokens, edit.less.tokens
-            if len(more) != 1 or len(less) != 1:
-                continue
+        for edit, more, less in _one_word_swaps(ctx):
             endings = {_inflection(more[0]), _inflection(less[0])}
             if endings != {"inflected", "bare"}:
                 continue
@@ -244,10 +249,7 @@ class DutchAdjectiveAsNoun(Rule):
 
     def check(self, ctx: PairContext) -> Iterator[Violation]:
         a = ctx.alignment
-        for edit in ctx.word_edits:
-            more, less = edit.more.tokens, edit.less.tokens
-            if len(more) != 1 or len(less) != 1:
-                continue
+        for edit, more, less in _one_word_swaps(ctx):
             for field_name, tokens, (word,), (other,), start in (
                 ("sent_more", a.more, more, less, edit.more.start),
                 ("sent_less", a.less, less, more, edit.less.start),

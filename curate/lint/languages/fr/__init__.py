@@ -27,7 +27,7 @@ LANGUAGE = Language(
     inflections=INFLECTIONS,
     verb_forms=VERB_FORMS,
     loans_from=("en",),
-    checks_name_accents=True,
+    checks_accents=True,
 )
 
 #: Determiners that mark the gender of the noun after them (l', les, leur, son: either).
